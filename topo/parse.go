@@ -437,7 +437,7 @@ func (a *asymmetries) problems() []*ParseError {
 // rocmMarks are the titles of AMD's topology tools: rocm-smi --showtopo's
 // banner and tables, and amd-smi topology's tables.
 var rocmMarks = []string{"ROCm System Management Interface", "Weight between two GPUs",
-	"Link Type between two GPUs", "LINK TYPE TABLE", "WEIGHT TABLE"}
+	"Link Type between two GPUs", "LINK TYPE TABLE", "WEIGHT TABLE", "HOPS TABLE"}
 
 // rocmLine returns the index of the first line that marks the text as an
 // AMD topology tool's, or -1.

@@ -1,6 +1,7 @@
 package topo
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -120,11 +121,9 @@ const (
 
 // amdSMITables are the titles of amd-smi topology's tables that hold what
 // rocm-smi --showtopo's do, each line the title alone, and the rocm-smi
-// table each stands for. Its WEIGHT TABLE is left out: amd-smi prints 0
-// for every pair of an XGMI host, where rocm-smi prints a weight, and no
-// path rests on it. Its other tables (ACCESS, NUMA BW, CACHE COHERANCY,
-// ATOMICS, DMA, BI-DIRECTIONAL) are skipped.
-var amdSMITables = map[string]string{"HOPS TABLE:": rocmHops, "LINK TYPE TABLE:": rocmType}
+// table each stands for. Its other tables (ACCESS, NUMA BW, CACHE
+// COHERANCY, ATOMICS, DMA, BI-DIRECTIONAL) are skipped.
+var amdSMITables = map[string]string{"WEIGHT TABLE:": rocmWeight, "HOPS TABLE:": rocmHops, "LINK TYPE TABLE:": rocmType}
 
 // busID is a GPU's PCI address as amd-smi topology heads its columns and
 // rows, "0000:0d:00.0".
@@ -133,6 +132,15 @@ var busID = regexp.MustCompile(`^[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[
 // gpuLabel reports whether s labels a GPU's column or row: rocm-smi's
 // "GPU0", or amd-smi's PCI address.
 func gpuLabel(s string) bool { return gpuName.MatchString(s) || busID.MatchString(s) }
+
+// gpuKey is the GPU a label names: a PCI address in lower case, as the
+// tables of one capture may print its hex digits either way.
+func gpuKey(s string) string {
+	if busID.MatchString(s) {
+		return strings.ToLower(s)
+	}
+	return s
+}
 
 // rocmNUMALine is a line of the "Numa Nodes" block, "GPU[0] : (Topology)
 // Numa Node: 0" or "GPU 0 : (Topology) Numa Affinity: 0".
@@ -162,10 +170,10 @@ func ReadCapture(r io.Reader) (*Topology, []*ParseError, error) {
 // and its "Numa Nodes" block, all but the Link Type table optional. Lines
 // outside them (the banner, a WARNING, comments) are skipped; the cell where
 // a GPU meets itself may be 0, X or SELF. It reads `amd-smi topology`'s
-// tables alike (amdSMITables: its HOPS TABLE and LINK TYPE TABLE), whose
+// tables alike (amdSMITables: its WEIGHT, HOPS and LINK TYPE TABLE), whose
 // columns and rows are the GPUs' PCI addresses: the GPUs are named GPU0,
 // GPU1, ... in their order, as amd-smi numbers them, and have no NUMA node
-// (amd-smi topology prints none).
+// (amd-smi topology prints none). A weight of 0, or N/A, is no weight.
 //
 // The topology has the GPUs, no NICs (rocm-smi shows none), each GPU's NUMA
 // node ("Numa Node", else "Numa Affinity"), and a path for every pair: XGMI
@@ -205,6 +213,7 @@ func ParseROCmFile(name string) (*Topology, []*ParseError, error) {
 // rocmTable is one table of rocm-smi --showtopo as read.
 type rocmTable struct {
 	title  string
+	shown  string   // the title as the capture prints it (amd-smi's "HOPS TABLE")
 	line   int      // 1-based line of the header
 	gpus   []string // the header's GPU columns
 	cells  []string // n×n, "" where the diagonal
@@ -223,9 +232,10 @@ func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		title := amdSMITables[strings.TrimSpace(l)]
+		shown := strings.TrimSuffix(strings.TrimSpace(l), ":")
 		for _, t := range []string{rocmWeight, rocmHops, rocmType} {
 			if strings.Contains(l, t) {
-				title = t
+				title, shown = t, t
 			}
 		}
 		if m := rocmNUMALine.FindStringSubmatch(l); m != nil {
@@ -253,9 +263,9 @@ func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
 			continue
 		}
 		if tables[title] != nil {
-			return nil, nil, p.errLine(i+1, fmt.Errorf("%q again (first on line %d): %w", title, tables[title].titled, ErrDuplicate))
+			return nil, nil, p.errLine(i+1, fmt.Errorf("%q again (%q on line %d): %w", shown, tables[title].shown, tables[title].titled, ErrDuplicate))
 		}
-		t, next, err := p.rocmTable(title, i)
+		t, next, err := p.rocmTable(title, shown, i)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -267,12 +277,12 @@ func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
 		if line, off := rocmJSON(lines); line > 0 {
 			return nil, nil, p.errAt(line, off, ErrROCmJSON)
 		}
-		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("no %q table: %w", rocmType, ErrNoMatrix)}
+		return nil, nil, &ParseError{File: name, Err: fmt.Errorf("no %q table (amd-smi's LINK TYPE TABLE): %w", rocmType, ErrNoMatrix)}
 	}
 	for _, t := range []*rocmTable{tables[rocmWeight], tables[rocmHops]} {
 		if t != nil && !slices.Equal(t.gpus, kind.gpus) {
 			return nil, nil, p.errLine(t.line, fmt.Errorf("%q heads %s, %q (line %d) %s: %w",
-				t.title, nameList(t.gpus), kind.title, kind.line, nameList(kind.gpus), ErrROCmTables))
+				t.shown, nameList(t.gpus), kind.shown, kind.line, nameList(kind.gpus), ErrROCmTables))
 		}
 	}
 	n := len(kind.gpus)
@@ -285,8 +295,8 @@ func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
 	}
 	for _, g := range slices.Sorted(maps.Keys(numaLine)) {
 		line := numaLine[g]
-		if g >= n || kind.gpus[g] != "GPU"+strconv.Itoa(g) {
-			return nil, nil, p.errLine(line, fmt.Errorf("GPU %d of the Numa Nodes is no column of %q (line %d): %w", g, kind.title, kind.line, ErrUnknownRow))
+		if g >= n || gpus[g].Name != "GPU"+strconv.Itoa(g) {
+			return nil, nil, p.errLine(line, fmt.Errorf("GPU %d of the Numa Nodes is no column of %q (line %d): %w", g, kind.shown, kind.line, ErrUnknownRow))
 		}
 		if v, ok := numa[g]; ok && v >= 0 {
 			gpus[g].NUMA = v
@@ -303,7 +313,7 @@ func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
 	asymmetric := func(t *rocmTable, i, j int, a, b, far string) {
 		p.noteAsymmetric(t.lines[j*n+i], t.offs[j*n+i], func() string {
 			return fmt.Sprintf("%s/%s of %q is %s but %s/%s on line %d is %s; read as %s, the farther",
-				t.gpus[j], t.gpus[i], t.title, b, t.gpus[i], t.gpus[j], t.lines[i*n+j], a, far)
+				t.gpus[j], t.gpus[i], t.shown, b, t.gpus[i], t.gpus[j], t.lines[i*n+j], a, far)
 		})
 	}
 	num := func(t *rocmTable, i, j int) int {
@@ -311,8 +321,11 @@ func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
 			return -1
 		}
 		a, b := t.cells[i*n+j], t.cells[j*n+i]
-		va, _ := strconv.Atoi(a)
-		vb, _ := strconv.Atoi(b)
+		if a == "" && b == "" {
+			return -1 // not printed: N/A, or amd-smi's weight of 0
+		}
+		va, _ := strconv.Atoi(cmp.Or(a, b))
+		vb, _ := strconv.Atoi(cmp.Or(b, a))
 		if va != vb {
 			far := max(va, vb)
 			asymmetric(t, i, j, a, b, strconv.Itoa(far))
@@ -365,26 +378,27 @@ func rocmPath(pair ROCmPair, a, b Device) Path {
 // next line with words, and its rows, the lines after it that start with a
 // GPU label, up to a blank or ruled line. It returns the table and the
 // index of the line after it.
-func (p *parser) rocmTable(title string, i int) (*rocmTable, int, error) {
+func (p *parser) rocmTable(title, shown string, i int) (*rocmTable, int, error) {
 	h := i + 1
 	for h < len(p.lines) && strings.TrimSpace(p.lines[h]) == "" {
 		h++
 	}
 	if h == len(p.lines) {
-		return nil, 0, p.errLine(i+1, fmt.Errorf("%q has no header line of GPU columns under it: %w", title, ErrNoHeader))
+		return nil, 0, p.errLine(i+1, fmt.Errorf("%q has no header line of GPU columns under it: %w", shown, ErrNoHeader))
 	}
 	head := p.fieldsOf(h)
-	t := &rocmTable{title: title, line: h + 1, titled: i + 1}
+	t := &rocmTable{title: title, shown: shown, line: h + 1, titled: i + 1}
 	index := map[string]int{}
 	for _, f := range head {
 		if !gpuLabel(f.text) {
-			return nil, 0, p.errAt(h+1, f.off, fmt.Errorf("%q under %q is not a GPU column (GPU0, GPU1, ..., or amd-smi's 0000:0d:00.0): %w", parseerr.Excerpt(f.text), title, ErrNoHeader))
+			return nil, 0, p.errAt(h+1, f.off, fmt.Errorf("%q under %q is not a GPU column (GPU0, GPU1, ..., or amd-smi's 0000:0d:00.0): %w", parseerr.Excerpt(f.text), shown, ErrNoHeader))
 		}
-		if _, dup := index[f.text]; dup {
+		g := gpuKey(f.text)
+		if _, dup := index[g]; dup {
 			return nil, 0, p.errAt(h+1, f.off, fmt.Errorf("%s: %w", f.text, ErrDuplicate))
 		}
-		index[f.text] = len(t.gpus)
-		t.gpus = append(t.gpus, f.text)
+		index[g] = len(t.gpus)
+		t.gpus = append(t.gpus, g)
 	}
 	if err := p.tooMany(h+1, head); err != nil {
 		return nil, 0, err
@@ -399,14 +413,14 @@ func (p *parser) rocmTable(title string, i int) (*rocmTable, int, error) {
 			break
 		}
 		label := fs[0]
-		r, ok := index[label.text]
+		r, ok := index[gpuKey(label.text)]
 		if !ok {
 			return nil, 0, p.errAt(j+1, label.off, fmt.Errorf("%s: %w", parseerr.Excerpt(label.text), ErrUnknownRow))
 		}
-		if prev, dup := seen[label.text]; dup {
+		if prev, dup := seen[gpuKey(label.text)]; dup {
 			return nil, 0, p.errAt(j+1, label.off, fmt.Errorf("%s (first on line %d): %w", label.text, prev, ErrDuplicate))
 		}
-		seen[label.text] = j + 1
+		seen[gpuKey(label.text)] = j + 1
 		cells := fs[1:]
 		if len(cells) > n {
 			return nil, 0, p.errAt(j+1, cells[n].off, fmt.Errorf("%s has %d cells for %d GPU columns, from %s on: %w", label.text, len(cells), n, parseerr.Excerpt(cells[n].text), ErrLongRow))
@@ -417,7 +431,7 @@ func (p *parser) rocmTable(title string, i int) (*rocmTable, int, error) {
 		for c, f := range cells {
 			v, err := rocmCell(title, f.text, c == r)
 			if err != nil {
-				return nil, 0, p.errAt(j+1, f.off, fmt.Errorf("%s/%s of %q: %w", label.text, t.gpus[c], title, err))
+				return nil, 0, p.errAt(j+1, f.off, fmt.Errorf("%s/%s of %q: %w", label.text, t.gpus[c], shown, err))
 			}
 			t.cells[r*n+c], t.lines[r*n+c], t.offs[r*n+c] = v, j+1, f.off
 		}
@@ -430,14 +444,14 @@ func (p *parser) rocmTable(title string, i int) (*rocmTable, int, error) {
 	}
 	if len(missing) > 0 {
 		return nil, 0, p.errLine(max(j, h+1), fmt.Errorf("%q ends here, with no row for %s of its %d GPU columns (line %d; is the capture cut?): %w",
-			title, nameList(missing), n, h+1, ErrMissingRow))
+			shown, nameList(missing), n, h+1, ErrMissingRow))
 	}
 	return t, j, nil
 }
 
 // rocmCell reads one cell of the table titled title: "" on the diagonal
-// (0, X or SELF), else a whole number for Weight and Hops, and XGMI, PCIE
-// or "" (N/A) for Link Type.
+// (0, X or SELF), else a whole number for Weight and Hops ("" for N/A, and
+// for a weight of 0), and XGMI, PCIE or "" (N/A) for Link Type.
 func rocmCell(title, s string, diagonal bool) (string, error) {
 	u := strings.ToUpper(s)
 	if diagonal {
@@ -457,6 +471,11 @@ func rocmCell(title, s string, diagonal bool) (string, error) {
 	}
 	if v, err := strconv.Atoi(s); err == nil && v > 0 && s[0] != '+' {
 		return strconv.Itoa(v), nil
+	}
+	if u == "N/A" || title == rocmWeight && s == "0" {
+		// Not given: amd-smi prints N/A where it has no figure, and a
+		// weight of 0 for the pairs of some XGMI hosts (OCI's MI355X).
+		return "", nil
 	}
 	return "", fmt.Errorf("%q (want a positive whole number): %w", parseerr.Excerpt(s), ErrROCmCell)
 }

@@ -230,6 +230,10 @@ func TestROCmDirectXGMI(t *testing.T) {
 		// (ROCm/rocm-systems issue 5763's xgmi_num_links), weight 15;
 		// the rest weight 30, hops 1 as rocm-smi prints them.
 		{"mi250x_frontier_8gcd.txt", []int{3, 3, 3, 3, 3, 3, 3, 3}, 3, "", commmodel.FullMesh, "joined directly to 3 of its 7 peers"},
+		// The same node as amd-smi topology prints it: its weights read
+		// too (a review: amd-smi's were skipped, and every pair taken
+		// for a direct link).
+		{"mi250x_frontier_8gcd_amdsmi.txt", []int{3, 3, 3, 3, 3, 3, 3, 3}, 3, "", commmodel.FullMesh, "joined directly to 3 of its 7 peers"},
 		// The red team's: GPU0's weight-15 peer is GPU1 (its 4 pairs of
 		// weight 15, one a GPU); weight 30 (12 pairs) and hops 2 (12
 		// pairs) are not direct.

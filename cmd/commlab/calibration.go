@@ -320,7 +320,7 @@ func addMachineFlags(fs *flag.FlagSet) machineFlags {
 			keyList()+" (omit for NCCL's uncalibrated model)"),
 		gpu:  fs.String("gpu", "", "GPU name (as nccl-tests' Rank lines print it); replaces the logs', and names the GPU where they name none (predict without -calibrate needs it)"),
 		hw:   fs.String("hw", "", hwUsage()),
-		topo: fs.String("topo", "", "nvidia-smi topo -m or rocm-smi --showtopo capture of one node: GPU links and NICs"),
+		topo: fs.String("topo", "", "nvidia-smi topo -m, rocm-smi --showtopo or amd-smi topology capture of one node: GPU links and NICs"),
 	}
 	f.capture = sync.OnceValues(func() (captured, error) {
 		if *f.topo == "" {

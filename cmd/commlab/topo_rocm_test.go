@@ -107,7 +107,7 @@ func TestTopoROCmSpecWorks(t *testing.T) {
 func TestTopoROCmIndirect(t *testing.T) {
 	t.Parallel()
 	dir := "../../topo/testdata/rocm_made/"
-	for file, least := range map[string]string{"mi250x_frontier_8gcd.txt": "3", "xgmi_hops2_8gpu_rt45.txt": "1"} {
+	for file, least := range map[string]string{"mi250x_frontier_8gcd.txt": "3", "mi250x_frontier_8gcd_amdsmi.txt": "3", "xgmi_hops2_8gpu_rt45.txt": "1"} {
 		code, out, stderr := runCLI("topo", dir+file)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", file, code, stderr)

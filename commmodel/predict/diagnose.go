@@ -181,7 +181,7 @@ func (m *Machine) Diagnose(t Table) (findings []Finding, inside int, err error) 
 	findings = append(findings, m.fabric(t, preds, stalled)...)
 	findings = append(findings, m.otherChoice(t, preds, stalled)...)
 	findings = append(findings, m.hostCopyFinding(t, preds, stalled)...)
-	findings = append(findings, noGDRFinding(t, preds, stalled)...)
+	findings = append(findings, noGDRFinding(t, preds, stalled, findings)...)
 	referOtherChoice(findings)
 	return findings, inside, nil
 }
@@ -643,27 +643,36 @@ func (m *Machine) misfitOf(t Table, preds []Prediction, i, j int, kind string) s
 	return ""
 }
 
-// misfitNear is how far apart in log, 10%, a run and its calibration table
-// of one shape may lie at a size and still be one run of the machine to
-// misfitOf: five times the scatter of repeated runs (repeatSpread).
-const misfitNear = 0.1
+// misfitNear is how far apart in log a run and its calibration table of
+// one shape may lie at a size and still be one run of the machine to
+// misfitOf: the noise floor below which diagnose's baseline (commlab
+// compare's) finds no change, 5%, so that the two never disagree (a
+// review: a rerun 9% slower was a change to the baseline and a misfit to
+// the model).
+var misfitNear = math.Log(1.05)
 
 // noGDRFinding is the KindNoGDR finding of table t, predicted preds, where
-// it ran across nodes and its debug lines say NCCL ran the network without
-// GPUDirect RDMA (noGDR): over the sizes the network bounds (TermNetwork,
-// TermChannels) that did not stall, else all that did not, with the
-// median of measured/model there and networkAdvice. A run whose bytes
+// it ran across nodes over NCCL's InfiniBand transport (IB, RoCE) and its
+// debug lines say NCCL ran the network without GPUDirect RDMA (noGDR):
+// over the sizes the network bounds (TermNetwork, TermChannels) that did
+// not stall, with the median of measured/model there and networkAdvice;
+// none where no size is the network's, or where a finding before it
+// already gives that advice. A run whose bytes
 // cross host memory may still lie within the interval (a red team: a
 // 4 x 2 A100 AllReduce without GDR, 2.5 times as slow from 4 MiB up, had
 // no finding), and a cluster built with GDR should run with it.
-func noGDRFinding(t Table, preds []Prediction, stalled []bool) []Finding {
-	if t.Nodes < 2 || !noGDR(t.Evidence) {
+func noGDRFinding(t Table, preds []Prediction, stalled []bool, before []Finding) []Finding {
+	if t.Nodes < 2 || !noGDR(t.Evidence) || !ibTransport(t.Evidence) {
+		// Over an OFI plugin (EFA, Slingshot) GPUDirect RDMA is the
+		// provider's and the instance's to offer (a p3dn has none):
+		// networkAdvice says what the plugin decided where it did.
 		return nil
 	}
-	network := func(i int) bool { return preds[i].Bound == TermNetwork || preds[i].Bound == TermChannels }
-	if !slices.ContainsFunc(preds, func(p Prediction) bool { return p.Bound == TermNetwork || p.Bound == TermChannels }) {
-		network = func(int) bool { return true }
+	a := networkAdvice(t.Evidence)
+	if slices.ContainsFunc(before, func(f Finding) bool { return slices.Contains(f.Advice, a) }) {
+		return nil // a departure's advice says it already
 	}
+	network := func(i int) bool { return preds[i].Bound == TermNetwork || preds[i].Bound == TermChannels }
 	var ratios []float64
 	var choices []string
 	first, last := -1, -1
@@ -684,7 +693,7 @@ func noGDRFinding(t Table, preds []Prediction, stalled []bool) []Finding {
 		return nil
 	}
 	return []Finding{{FromBytes: t.Points[first].Size, ToBytes: t.Points[last].Size, MeasuredOverModel: fit.Median(ratios),
-		Kind: KindNoGDR, Term: preds[last].Bound, NCCL: strings.Join(choices, ", "), Advice: []string{networkAdvice(t.Evidence)}}}
+		Kind: KindNoGDR, Term: preds[last].Bound, NCCL: strings.Join(choices, ", "), Advice: []string{a}}}
 }
 
 // noGDR reports that NCCL's debug lines say it ran an RDMA network without

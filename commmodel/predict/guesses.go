@@ -811,12 +811,15 @@ func (h Hardware) WithEvidence(tables []Table) (Hardware, []string) {
 		}
 		if n := e.NICCount.Value; e.NICCount.Known() && n > 0 && set(h.Sources.NICs, "nics_per_node", name, n, h.NICs, n != h.NICs) {
 			h.NICs, h.Sources.NICs = n, SourceNCCLDebug
-			if per := tables[i].PerNode; !least && per > n && per%n != 0 && seen["odd nics"] == "" {
-				// Hosts are built with NICs that divide their GPUs (one a
-				// GPU, a pair, a switch's four): a count that does not
-				// may be a port that was down.
+			if per := tables[i].PerNode; !least && ibTransport(*e) && n >= 2 && (n+1 == per || 2*(n+1) == per || 4*(n+1) == per) &&
+				!(h.given(h.Sources.HostGPUs) && h.PerHost() > per) && seen["odd nics"] == "" {
+				// A host built with one NIC a GPU, a pair or four lists one
+				// fewer where a port is down (7 for 8 GPUs): its NICs
+				// divide its GPUs, and the count read does not. A run on
+				// part of a known host says nothing of it, nor do other
+				// builds (Summit's 4 NICs for 6 GPUs).
 				seen["odd nics"] = name
-				notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines list %d NICs (line %d) for a node of %d GPUs, a count hosts are not built with (their NICs divide their GPUs: one a GPU, a pair or four): check that none of its NICs was down, as %s; -hw nics=N gives the host's count",
+				notes = append(notes, fmt.Sprintf("%s: NCCL's debug lines list %d NICs (line %d) for a node of %d GPUs, one fewer than a host of one NIC a GPU, a pair or four has: check that none of its NICs was down, as %s; -hw nics=N gives the host's count",
 					name, n, e.NICCount.Line, per, activePorts))
 			}
 		}
