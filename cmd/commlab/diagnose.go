@@ -87,8 +87,8 @@ type diagnoseFinding struct {
 // assumed.
 type busBWPeak struct {
 	Size        float64  `json:"size_bytes"`
-	BusBW       float64  `json:"bus_bw"`
-	NICBound    float64  `json:"nic_bound"`
+	BusBW       float64  `json:"bus_bw_Bps"`
+	NICBound    float64  `json:"nic_bound_Bps"`
 	NICs        int      `json:"nics"`
 	DomainHosts int      `json:"domain_hosts,omitempty"`
 	Assumed     []string `json:"assumed,omitempty"`

@@ -77,8 +77,8 @@ func TestDiagnoseReach(t *testing.T) {
 		Reach []float64 `json:"interval_over_model"`
 		Peak  struct {
 			Size     float64  `json:"size_bytes"`
-			BusBW    float64  `json:"bus_bw"`
-			NICBound float64  `json:"nic_bound"`
+			BusBW    float64  `json:"bus_bw_Bps"`
+			NICBound float64  `json:"nic_bound_Bps"`
 			Assumed  []string `json:"assumed"`
 		} `json:"bus_bw_peak"`
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -174,9 +175,12 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	}
 	if req.list {
 		// The reader's problems (a row cut short, a line it skipped) bear
-		// on the rows listed.
-		writeProblems(stderr, readProblems(log))
-		return writeTestList(stdout, req.file, log, req.format)
+		// on the rows listed: the JSON's problems, or standard error.
+		problems := readProblems(log)
+		if req.format != formatJSON {
+			writeProblems(stderr, problems)
+		}
+		return writeTestList(stdout, req.file, log, req.format, problems)
 	}
 	tests, err := pickTests(req.test, req.file, len(log.Tests))
 	if err != nil {
@@ -390,7 +394,7 @@ type testListing struct {
 }
 
 // writeTestList lists the tests of log.
-func writeTestList(w io.Writer, file string, log *data.Log, format string) error {
+func writeTestList(w io.Writer, file string, log *data.Log, format string, problems []problem) error {
 	ls := make([]testListing, len(log.Tests))
 	for i, t := range log.Tests {
 		l := testListing{Index: i, Line: t.Line, Op: t.Op, Collective: collectiveName(t), Candidates: []string{},
@@ -412,9 +416,10 @@ func writeTestList(w io.Writer, file string, log *data.Log, format string) error
 	switch format {
 	case formatJSON:
 		return writeJSON(w, struct {
-			File  string        `json:"file"`
-			Tests []testListing `json:"tests"`
-		}{file, ls})
+			File     string        `json:"file"`
+			Tests    []testListing `json:"tests"`
+			Problems []problem     `json:"problems"`
+		}{file, ls, append([]problem{}, problems...)})
 	case formatCSV:
 		return writeCSV(w, ls)
 	}
@@ -475,6 +480,24 @@ func readProblems(log *data.Log) []problem {
 	return out
 }
 
+// testProblems are the reader's problems of test i of log: those at its
+// lines (from its first to the next test's), and the file's, of no line or
+// above its first test (a warning of another test's rows is not this
+// test's).
+func testProblems(log *data.Log, i int) []problem {
+	from, to := log.Tests[i].Line, math.MaxInt
+	if i+1 < len(log.Tests) {
+		to = log.Tests[i+1].Line
+	}
+	out := []problem{}
+	for _, p := range readProblems(log) {
+		if p.Line < log.Tests[0].Line || p.Line >= from && p.Line < to {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // layoutOnly reports whether the reader's problem pr concerns only how a
 // process drives its GPUs (nccltests.ErrUnsplit: rccl-tests' CSV gives
 // them, not its threads), which the commands that take no FILE:KEY
@@ -526,7 +549,7 @@ func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Sett
 			out.CollectiveCandidates = append(out.CollectiveCandidates, c.String())
 		}
 	}
-	out.Problems = readProblems(log)
+	out.Problems = testProblems(log, i)
 	// 0-byte rows time an empty call: they are the launch floor, not a point
 	// of T = alpha + S/BW (fit.SplitEmpty).
 	var empty []fit.Sample

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -133,6 +134,39 @@ func TestCSVThreadsWarningSettled(t *testing.T) {
 	for _, args := range [][]string{{"fit", "-list", csv}, {"compare", csv, csv}} {
 		if code, _, stderr := runCLI(args...); code != 0 || strings.Contains(stderr, "one thread") || strings.Contains(stderr, "threads unknown") {
 			t.Errorf("%v: exit %d, the one-thread warning:\n%s", args, code, stderr)
+		}
+	}
+}
+
+// TestFitProblemsWhere: under -json, fit -list puts the reader's warnings in
+// the object's problems and writes nothing to standard error, as docs/cli.md
+// says of every command (a red team: they went to standard error, the JSON
+// had no problems); and fit -test all gives each test the warnings of its
+// own lines and the file's, not another test's (the 2019 DGX-2 log's
+// out-of-bounds trailer, line 61, is test 0's AllGather, which nccl-tests
+// failed; tests 1 to 4 passed).
+func TestFitProblemsWhere(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := runCLI("fit", "-list", "-json", "../../data/logs/h20-3e_2x2_alltoall_nccltests321.log")
+	var list struct {
+		Problems []problem `json:"problems"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &list); code != 0 || err != nil || stderr != "" || len(list.Problems) != 1 || list.Problems[0].Line != 27 {
+		t.Errorf("fit -list -json: exit %d, %v, problems %+v, stderr %q; want 0, the line-27 warning in problems and nothing on stderr", code, err, list.Problems, stderr)
+	}
+	code, stdout, stderr = runCLI("fit", "../../data/logs/paired/v100-sxm3-dgx2/five_tests_2019.log", "-test", "all", "-json")
+	var fits struct {
+		Fits []struct {
+			Problems []problem `json:"problems"`
+		} `json:"fits"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &fits); code != 0 || err != nil || len(fits.Fits) != 5 {
+		t.Fatalf("fit -test all -json: exit %d, %v, %d fits: %s", code, err, len(fits.Fits), stderr)
+	}
+	for i, f := range fits.Fits {
+		at61 := slices.ContainsFunc(f.Problems, func(p problem) bool { return p.Line == 61 })
+		if at61 != (i == 0) {
+			t.Errorf("test %d: the line-61 warning among its problems: %v, want %v (%+v)", i, at61, i == 0, f.Problems)
 		}
 	}
 }

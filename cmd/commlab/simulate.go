@@ -105,11 +105,20 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return asFlagError(err)
 	}
-	res, err := simulate(req, stderr)
+	// Under -format json nothing goes to standard error: the note that a
+	// simulation takes long is the JSON's caveat.
+	progress := stderr
+	if req.format == formatJSON {
+		progress = io.Discard
+	}
+	res, err := simulate(req, progress)
 	if err != nil {
 		return err
 	}
 	out := simulateOutput{simulateResult: res, Caveats: append(slices.Clone(req.caveats), simulateNotes(req, res)...), Hardware: req.hw}
+	if note := longSimulation(req); note != "" && req.format == formatJSON {
+		out.Caveats = append(out.Caveats, note)
+	}
 	switch req.format {
 	case formatJSON:
 		return writeJSON(stdout, out)
