@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/inframethod/commlab/commmodel/fit"
+	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/units"
@@ -32,8 +33,9 @@ func init() {
 // is above the spread of three rows in four of the repository's logs, and
 // near the differences of two runs of one H100 node's Ring AllReduce
 // (data/logs/paired/h100-sxm-1x8-together) where a call takes tens of
-// microseconds; docs/compare.md gives the figures.
-const defaultNoiseFloor = 0.05
+// microseconds; docs/compare.md gives the figures. diagnose's baseline
+// and its test of a rerun against the model (predict.RerunNoise) hold to it.
+const defaultNoiseFloor = predict.RerunNoise
 
 // What compare says of B at a size or over a range.
 const (

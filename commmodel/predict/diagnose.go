@@ -611,7 +611,7 @@ func PluginSimpleOf(tables []Table) string {
 // misfitOf returns the name of a calibration table of t's run (t itself,
 // or another of its collective, nodes, GPUs a node, layout, NCCL_ALGO and
 // NCCL_PROTO) that lies on the side of kind of preds at each of t's sizes
-// i..j it ran too, within misfitNear of t's time, "" for none: where the
+// i..j it ran too, within RerunNoise of t's time, "" for none: where the
 // run is the table the model was calibrated on, to within the scatter of
 // reruns, a gap of t's there is the model's form, not the run's (a red
 // team: the calibration table itself, and reruns of it 1% apart, got
@@ -633,7 +633,7 @@ func (m *Machine) misfitOf(t Table, preds []Prediction, i, j int, kind string) s
 				}
 				ran = true
 				side := kind == KindSlower && p.Time > preds[k].Time || kind == KindFaster && p.Time < preds[k].Time
-				alike = alike && side && math.Abs(math.Log(t.Points[k].Time/p.Time)) <= misfitNear
+				alike = alike && side && math.Abs(math.Log(t.Points[k].Time/p.Time)) <= math.Log1p(RerunNoise)
 			}
 		}
 		if ran && alike {
@@ -643,13 +643,14 @@ func (m *Machine) misfitOf(t Table, preds []Prediction, i, j int, kind string) s
 	return ""
 }
 
-// misfitNear is how far apart in log a run and its calibration table of
-// one shape may lie at a size and still be one run of the machine to
-// misfitOf: the noise floor below which diagnose's baseline (commlab
-// compare's) finds no change, 5%, so that the two never disagree (a
-// review: a rerun 9% slower was a change to the baseline and a misfit to
-// the model).
-var misfitNear = math.Log(1.05)
+// RerunNoise is the least difference between two runs of one call, as a
+// fraction of the time, that counts as a change: the noise floor of commlab
+// compare and of diagnose's baseline findings (docs/compare.md gives the
+// figures behind it). Within it a run and its calibration table of one
+// shape are one run of the machine to misfitOf, so that the two never
+// disagree (a review: a rerun 9% slower was a change to the baseline and
+// a misfit to the model).
+const RerunNoise = 0.05
 
 // noGDRFinding is the KindNoGDR finding of table t, predicted preds, where
 // it ran across nodes over NCCL's InfiniBand transport (IB, RoCE) and its
@@ -657,10 +658,10 @@ var misfitNear = math.Log(1.05)
 // over the sizes the network bounds (TermNetwork, TermChannels) that did
 // not stall, with the median of measured/model there and networkAdvice;
 // none where no size is the network's, or where a finding before it
-// already gives that advice. A run whose bytes
-// cross host memory may still lie within the interval (a red team: a
-// 4 x 2 A100 AllReduce without GDR, 2.5 times as slow from 4 MiB up, had
-// no finding), and a cluster built with GDR should run with it.
+// already gives that advice. A run whose bytes cross host memory may still
+// lie within the interval (a red team: a 4 x 2 A100 AllReduce without GDR,
+// 2.5 times as slow from 4 MiB up, had no finding), and a cluster built
+// with GDR should run with it.
 func noGDRFinding(t Table, preds []Prediction, stalled []bool, before []Finding) []Finding {
 	if t.Nodes < 2 || !noGDR(t.Evidence) || !ibTransport(t.Evidence) {
 		// Over an OFI plugin (EFA, Slingshot) GPUDirect RDMA is the
