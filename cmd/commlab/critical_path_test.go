@@ -108,3 +108,30 @@ func TestModelTimeFollowsCriticalPath(t *testing.T) {
 		t.Errorf("crossover one-shot/halving-doubling at P = 6: %s (%v); want %g B", cross, err, 10e-6*bw/1.5)
 	}
 }
+
+// TestCrossoverFooter: the footer explains the mark that rows carry where
+// the fastest of all changes, and says none does where no row is marked (a
+// red team: AllToAll on 16 ranks of 8 a node, whose one crossing, Bruck
+// against pairwise at 27.6 MiB, lies where direct beats both, printed the
+// mark's footer with no mark).
+func TestCrossoverFooter(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args   []string
+		marked bool
+	}{
+		{[]string{"crossover", "-collective", "alltoall", "-p", "16", "-per-node", "8", "-alpha", "10us", "-bw", "280GB/s"}, false},
+		{[]string{"crossover", "-collective", "allreduce", "-p", "8", "-alpha", "2us", "-bw", "350GB/s"}, true},
+	} {
+		code, out, stderr := runCLI(c.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		marks := strings.Count(out, "  *\n") > 0
+		footer := strings.Contains(out, "* the fastest of all changes here")
+		none := strings.Contains(out, "none of these changes the fastest of all")
+		if marks != c.marked || footer != c.marked || none == c.marked {
+			t.Errorf("%v: a row marked %v, the mark's footer %v, the none line %v; want %v, %v, %v\n%s", c.args, marks, footer, none, c.marked, c.marked, !c.marked, out)
+		}
+	}
+}

@@ -538,6 +538,11 @@ func runCrossover(args []string, stdout io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, "\n* the fastest of all changes here")
+	if slices.ContainsFunc(res.Crossovers, func(x crossoverRow) bool { return x.WinnerChange }) {
+		fmt.Fprintln(stdout, "\n* the fastest of all changes here")
+	} else {
+		// A red team: the footer explained a mark no row had.
+		fmt.Fprintln(stdout, "\nnone of these changes the fastest of all: each pair crosses where a third is faster than both")
+	}
 	return nil
 }

@@ -489,19 +489,30 @@ func plotUntabledModel(hw predict.Hardware, logs []plottedLog) string {
 }
 
 // plotNames names each log in the legend: its file's name without the
-// extension, or its path as given where two files share a name.
+// extension, or its path as given where two files share a name, and the
+// test it draws ("#3") where the figure draws another test of its file
+// too (a red team: three tests of one log shared one entry).
 func plotNames(logs []calibrationFile) []string {
+	name := func(f calibrationFile, path bool) string {
+		n := strings.TrimSuffix(filepath.Base(f.path), filepath.Ext(f.path))
+		if path {
+			n = f.path
+		}
+		if len(f.tests) == 1 && slices.ContainsFunc(logs, func(g calibrationFile) bool { return g.path == f.path && !slices.Equal(g.tests, f.tests) }) {
+			n += "#" + strconv.Itoa(f.tests[0])
+		}
+		return n
+	}
+	// Two files of one name without the extension are named by their
+	// paths.
+	base := func(f calibrationFile) string { return strings.TrimSuffix(filepath.Base(f.path), filepath.Ext(f.path)) }
+	path := false
+	for i, f := range logs {
+		path = path || slices.ContainsFunc(logs[:i], func(g calibrationFile) bool { return g.path != f.path && base(g) == base(f) })
+	}
 	names := make([]string, len(logs))
 	for i, f := range logs {
-		names[i] = strings.TrimSuffix(filepath.Base(f.path), filepath.Ext(f.path))
-	}
-	for i := range names {
-		if slices.Index(names, names[i]) != i {
-			for j, f := range logs {
-				names[j] = f.path
-			}
-			break
-		}
+		names[i] = name(f, path)
 	}
 	return names
 }

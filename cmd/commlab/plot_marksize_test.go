@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -42,6 +43,28 @@ func TestPlotCrossoverExactSize(t *testing.T) {
 	for b, want := range map[float64]string{2097152: "2 MiB", 2097120: "2097120 B", 1536: "1.5 KiB", 12: "12 B", 6144e6: "6144000000 B", 2.5e5 + 0.5: "244 KiB"} {
 		if got := measuredSize(b); got != want {
 			t.Errorf("measuredSize(%v) = %q, want %q", b, got, want)
+		}
+	}
+}
+
+// TestPlotNamesTests: a figure of several tests of one log names each by
+// its test (a red team: cluster01's AllReduce, AllToAll and SendRecv of
+// one file shared one legend entry), and logs of one base name by their
+// paths, their tests kept.
+func TestPlotNamesTests(t *testing.T) {
+	f := func(path string, tests ...int) calibrationFile { return calibrationFile{path: path, tests: tests} }
+	for _, c := range []struct {
+		logs []calibrationFile
+		want []string
+	}{
+		{[]calibrationFile{f("d/a.log", 0), f("d/a.log", 3)}, []string{"a#0", "a#3"}},
+		{[]calibrationFile{f("d/a.log", 0), f("d/b.log", 3)}, []string{"a", "b"}},
+		{[]calibrationFile{f("d/a.log", 1), f("e/a.log", 1)}, []string{"d/a.log", "e/a.log"}},
+		{[]calibrationFile{f("d/a.log", 0), f("d/a.log", 3), f("e/a.log")}, []string{"d/a.log#0", "d/a.log#3", "e/a.log"}},
+		{[]calibrationFile{f("d/a.log"), f("d/a.csv")}, []string{"d/a.log", "d/a.csv"}},
+	} {
+		if got := plotNames(c.logs); !slices.Equal(got, c.want) {
+			t.Errorf("plotNames(%v) = %q, want %q", c.logs, got, c.want)
 		}
 	}
 }

@@ -247,6 +247,14 @@ func parseSimulateFlags(args []string) (simulateRequest, error) {
 	if elem < 1 {
 		return simulateRequest{}, flagErrorf("-elem %d B: want at least 1 B, such as -elem 4B (a float, as nccl-tests)", elem)
 	}
+	if size%elem != 0 {
+		// Two flags that disagree: a usage error, not the schedule's.
+		whole := fmt.Sprintf("-size %d", (size/elem+1)*elem)
+		if size > elem {
+			whole = fmt.Sprintf("-size %d or %d", size/elem*elem, (size/elem+1)*elem)
+		}
+		return simulateRequest{}, flagErrorf("-size %d B is not a whole number of %d-byte elements (-elem): give %s", size, elem, whole)
+	}
 	maxMem, err := sizeFlag("max-mem", *maxMemText, int64(defaultMaxMem()))
 	if err != nil {
 		return simulateRequest{}, err
@@ -394,15 +402,24 @@ func simulateNotes(req simulateRequest, r simulateResult) []string {
 		out = append(out, fmt.Sprintf("commlab model times %s as its pipeline's fluid limit, no chunk count: %s on these links; this schedule and the model column run -chunks %d",
 			r.Algorithm, units.FormatDuration(r.FluidModelTime), chunksOf(req.a)))
 	}
+	whole := math.Abs(float64(r.PathBytes)-r.ModelPathBytes) > 1e-9*r.ModelPathBytes
 	if d := r.ReplayTime / r.ModelTime; r.ModelTime > 0 && math.Abs(d-1) > 1e-6 {
 		why := ""
 		switch {
-		case math.Abs(float64(r.PathBytes)-r.ModelPathBytes) > 1e-9*r.ModelPathBytes:
+		case whole:
 			why = fmt.Sprintf(": the schedule's parts are whole elements, %d critical-path bytes where the model's even parts give %.8g", r.PathBytes, r.ModelPathBytes)
 		case req.perNode > 0 && req.perNode < r.P:
 			why = ": the model times each stage by its busiest rank on either level, the replay every rank's messages on the links they take"
 		}
 		out = append(out, fmt.Sprintf("the replay's time is %.7gx the model's%s", d, why))
+	} else if whole {
+		// The times agree where the steps' latency hides the bytes; the
+		// bytes part all the same (a red team: 8032 against 2013.5).
+		out = append(out, fmt.Sprintf("the schedule's parts are whole elements: %d critical-path bytes where the model's even parts give %.8g (%.3gx), which the steps' latency hides in the times here",
+			r.PathBytes, r.ModelPathBytes, float64(r.PathBytes)/r.ModelPathBytes))
+	}
+	if c := chunksOf(req.a); c > 0 && float64(c) > float64(req.size)/float64(req.elem) {
+		out = append(out, fmt.Sprintf("-chunks %d is more than the %d elements of -size %d B: most chunks are empty, and each still takes a step's latency", c, req.size/int64(req.elem), req.size))
 	}
 	return out
 }

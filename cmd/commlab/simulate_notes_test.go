@@ -90,4 +90,18 @@ func TestSimulateSaysWhereTimesPart(t *testing.T) {
 	if strings.Contains(text, "note:") {
 		t.Errorf("ring 2 x 8 has a note:\n%s", text)
 	}
+	// Halving-doubling on 6 ranks of 8 B (2 floats): its parts are whole
+	// elements, 32 critical-path bytes where the model's even parts give
+	// 28, which the steps' latency hides in the times; the bytes are said
+	// all the same (a red team: no note).
+	_, text, _ = runCLI("simulate", "-algo", "halving-doubling", "-p", "6", "-size", "8")
+	if !strings.Contains(text, "note: the schedule's parts are whole elements: 32 critical-path bytes where the model's even parts give 28 (1.14x)") {
+		t.Errorf("halving-doubling 6 x 8 B: no note of the bytes:\n%s", text)
+	}
+	// A pipeline of more chunks than elements runs empty chunks, each a
+	// step's latency: 1000 chunks of 250 floats.
+	_, text, _ = runCLI("simulate", "-algo", "tree", "-p", "16", "-per-node", "8", "-chunks", "1000", "-size", "1000")
+	if !strings.Contains(text, "note: -chunks 1000 is more than the 250 elements of -size 1000 B") {
+		t.Errorf("tree of 1000 chunks on 250 elements: no note:\n%s", text)
+	}
 }

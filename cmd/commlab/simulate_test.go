@@ -170,6 +170,21 @@ func TestSimulateRefuses(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want non-zero and %q", c.args, code, errOut.String(), c.want)
 		}
 	}
+	// -size and -elem that disagree are a usage error, 2, with the sizes
+	// that hold whole elements (a red team: exit 1).
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-algo", "ring", "-p", "5", "-size", "6"}, "give -size 4 or 8"},
+		{[]string{"-algo", "ring", "-p", "5", "-size", "2"}, "give -size 4"},
+		{[]string{"-algo", "ring", "-p", "5", "-size", "64", "-elem", "3"}, "give -size 63 or 66"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(append([]string{"simulate"}, c.args...), &out, &errOut); code != 2 || !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut.String(), c.want)
+		}
+	}
 }
 
 // TestSimulateNamesEnoughMemory: a refusal names a -max-mem value, and the
