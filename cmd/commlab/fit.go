@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -55,6 +54,9 @@ type fitOutput struct {
 	NonMonotone          []fitNonMonotone `json:"non_monotone"`
 	Problems             []problem        `json:"problems"`
 	Settings             fitConfig        `json:"settings"`
+	// fileProblems counts the first of Problems, the file's (the reader's,
+	// the same in every test's fit); the rest are this fit's own.
+	fileProblems int
 }
 
 // fitSingle is the one-pair fit T = alpha + S/BW.
@@ -287,10 +289,20 @@ func parseFitFlags(args []string) (fitRequest, error) {
 
 // writeFits prints the fits of tests in req's format.
 func writeFits(stdout, stderr io.Writer, req fitRequest, tests []int, outs []fitOutput) error {
+	// Every fit carries the file's problems (the reader's lines are not
+	// all one test's: a command line before its header, a tidy CSV's
+	// interleaved rows), then its own: standard error gives the file's
+	// once (a red team: five times for five tests).
+	own := func(k int) []problem {
+		if k == 0 {
+			return outs[0].Problems
+		}
+		return outs[k].Problems[outs[k].fileProblems:]
+	}
 	switch req.format {
 	case formatCSV:
-		for _, out := range outs {
-			writeProblems(stderr, out.Problems)
+		for k := range outs {
+			writeProblems(stderr, own(k))
 		}
 		return writeCSV(stdout, fitCSV(outs))
 	case formatJSON:
@@ -302,7 +314,7 @@ func writeFits(stdout, stderr io.Writer, req fitRequest, tests []int, outs []fit
 		return writeJSON(stdout, outs[0])
 	}
 	for k, out := range outs {
-		writeProblems(stderr, out.Problems)
+		writeProblems(stderr, own(k))
 		if len(outs) > 1 {
 			if k > 0 {
 				fmt.Fprintln(stdout)
@@ -480,24 +492,6 @@ func readProblems(log *data.Log) []problem {
 	return out
 }
 
-// testProblems are the reader's problems of test i of log: those at its
-// lines (from its first to the next test's), and the file's, of no line or
-// above its first test (a warning of another test's rows is not this
-// test's).
-func testProblems(log *data.Log, i int) []problem {
-	from, to := log.Tests[i].Line, math.MaxInt
-	if i+1 < len(log.Tests) {
-		to = log.Tests[i+1].Line
-	}
-	out := []problem{}
-	for _, p := range readProblems(log) {
-		if p.Line < log.Tests[0].Line || p.Line >= from && p.Line < to {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // layoutOnly reports whether the reader's problem pr concerns only how a
 // process drives its GPUs (nccltests.ErrUnsplit: rccl-tests' CSV gives
 // them, not its threads), which the commands that take no FILE:KEY
@@ -549,7 +543,8 @@ func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Sett
 			out.CollectiveCandidates = append(out.CollectiveCandidates, c.String())
 		}
 	}
-	out.Problems = testProblems(log, i)
+	out.Problems = readProblems(log)
+	out.fileProblems = len(out.Problems)
 	// 0-byte rows time an empty call: they are the launch floor, not a point
 	// of T = alpha + S/BW (fit.SplitEmpty).
 	var empty []fit.Sample

@@ -98,6 +98,12 @@ func TestSimulateSaysWhereTimesPart(t *testing.T) {
 	if !strings.Contains(text, "note: the schedule's parts are whole elements: 32 critical-path bytes where the model's even parts give 28 (1.14x)") {
 		t.Errorf("halving-doubling 6 x 8 B: no note of the bytes:\n%s", text)
 	}
+	// Bytes a millionth apart are no news (a review: a ring of 7 at
+	// 16 MiB, 28760976 against 28760942, got the note).
+	_, text, _ = runCLI("simulate", "-algo", "ring", "-p", "7", "-size", "16MiB")
+	if strings.Contains(text, "note:") {
+		t.Errorf("ring of 7 at 16 MiB has a note:\n%s", text)
+	}
 	// A pipeline of more chunks than elements runs empty chunks, each a
 	// step's latency: 1000 chunks of 250 floats.
 	_, text, _ = runCLI("simulate", "-algo", "tree", "-p", "16", "-per-node", "8", "-chunks", "1000", "-size", "1000")
