@@ -1531,7 +1531,7 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 		c = append(c, "For a job that leaves NCCL_ALGO and NCCL_PROTO unset: where it sets one (NCCL_PROTO=^LL128, as some sites do), the plugin passes over every rule naming what it leaves out, "+
 			"and a call no later rule takes runs on one channel; give -algo or -proto the job's setting (-proto ^ll128) to write rules under it, and tune -check the file with it.")
 	}
-	if h := m.Hardware; !h.CollNet && (h.Sources.CollNet == "" || h.Sources.CollNet == predict.SourceAssumed) && slices.ContainsFunc(req.comms, func(c predict.Comm) bool { return c.Nodes > 1 }) {
+	if cn := factOf(m.Facts(), "collnet"); cn.Value == "false" && cn.Guessed() && slices.ContainsFunc(req.comms, func(c predict.Comm) bool { return c.Nodes > 1 }) {
 		// The plugin sets the cost of every algorithm but the rule's to
 		// 0 (plugins/tuner/example/plugin.c): a rule that names Ring or
 		// Tree takes CollNet away from a job that set it up.

@@ -673,28 +673,50 @@ func noGDRFinding(t Table, preds []Prediction, stalled []bool, before []Finding)
 	if slices.ContainsFunc(before, func(f Finding) bool { return slices.Contains(f.Advice, a) }) {
 		return nil // a departure's advice says it already
 	}
-	network := func(i int) bool { return preds[i].Bound == TermNetwork || preds[i].Bound == TermChannels }
+	r, ok := overRange(t, preds, func(i int) float64 { return preds[i].Time }, func(i int) bool {
+		return !stalled[i] && (preds[i].Bound == TermNetwork || preds[i].Bound == TermChannels)
+	})
+	if !ok {
+		return nil
+	}
+	return []Finding{{FromBytes: t.Points[r.first].Size, ToBytes: t.Points[r.last].Size, MeasuredOverModel: r.ratio,
+		Kind: KindNoGDR, Term: preds[r.last].Bound, NCCL: strings.Join(r.choices, ", "), Advice: []string{a}}}
+}
+
+// A sizeRange is the sizes of a table a finding spans (overRange): the
+// first and last of them, the median over them of the measured time over
+// a reference time, and the model's choices there in size order, each
+// once.
+type sizeRange struct {
+	first, last int
+	ratio       float64
+	choices     []string
+}
+
+// overRange returns the sizeRange of table t, predicted preds, over the
+// sizes keep takes, its ratio over the time ref gives at each; ok is false
+// where keep takes none.
+func overRange(t Table, preds []Prediction, ref func(i int) float64, keep func(i int) bool) (r sizeRange, ok bool) {
 	var ratios []float64
-	var choices []string
-	first, last := -1, -1
+	r.first, r.last = -1, -1
 	for i := range preds {
-		if stalled[i] || !network(i) {
+		if !keep(i) {
 			continue
 		}
-		ratios = append(ratios, t.Points[i].Time/preds[i].Time)
-		if first < 0 {
-			first = i
+		ratios = append(ratios, t.Points[i].Time/ref(i))
+		if r.first < 0 {
+			r.first = i
 		}
-		last = i
-		if c := choiceOf(preds[i]); !slices.Contains(choices, c) {
-			choices = append(choices, c)
+		r.last = i
+		if c := choiceOf(preds[i]); !slices.Contains(r.choices, c) {
+			r.choices = append(r.choices, c)
 		}
 	}
 	if len(ratios) == 0 {
-		return nil
+		return sizeRange{}, false
 	}
-	return []Finding{{FromBytes: t.Points[first].Size, ToBytes: t.Points[last].Size, MeasuredOverModel: fit.Median(ratios),
-		Kind: KindNoGDR, Term: preds[last].Bound, NCCL: strings.Join(choices, ", "), Advice: []string{a}}}
+	r.ratio = fit.Median(ratios)
+	return r, true
 }
 
 // noGDR reports that NCCL's debug lines say it ran an RDMA network without
@@ -1700,29 +1722,15 @@ func (m *Machine) hostCopyFinding(t Table, preds []Prediction, stalled []bool) [
 	if err != nil {
 		return nil
 	}
-	var ratios []float64
-	var choices []string // the model's choices over the range, in size order, each once
-	first, last := -1, -1
-	for i := range preds {
-		if stalled[i] || preds[i].Bound != TermLinks || !(at[i].Time > 0) {
-			continue
-		}
-		ratios = append(ratios, t.Points[i].Time/at[i].Time)
-		if first < 0 {
-			first = i
-		}
-		last = i
-		if c := choiceOf(preds[i]); !slices.Contains(choices, c) {
-			choices = append(choices, c)
-		}
-	}
-	if len(ratios) == 0 || !(fit.Median(ratios) > hostCopySlow) {
+	rg, ok := overRange(t, preds, func(i int) float64 { return at[i].Time }, func(i int) bool {
+		return !stalled[i] && preds[i].Bound == TermLinks && at[i].Time > 0
+	})
+	if !ok || !(rg.ratio > hostCopySlow) {
 		return nil
 	}
-	r := fit.Median(ratios)
-	bus := t.Collective.BusBW(t.Ranks(), t.Points[last].Size, t.Points[last].Time)
+	bus := t.Collective.BusBW(t.Ranks(), t.Points[rg.last].Size, t.Points[rg.last].Time)
 	a := fmt.Sprintf("%.1f GB/s of bus bandwidth at %s, %.1fx the time the cards' PCIe figure (%s) gives: the model's host_bw (%s) is the rate of container runs (Docker, Kubernetes), so a table that follows it is no sign of a healthy host; bare-metal hosts of GeForce cards copy through host memory at 0.58 to 0.75 of the PCIe figure (18 GB/s on 4 RTX 4090s, NVIDIA/nccl#1603; 28 and 35 GB/s on 8 and 4 RTX 5090s, NVIDIA/nccl#1639). Check NCCL's transport between the GPUs (NCCL_DEBUG=INFO: \"via SHM\", not \"via NET/Socket\"), and in a container that its processes share host memory (docker run --ipc=host, or a larger --shm-size); once the host runs as it should, -hw host-bw=RATE or -calibrate with its table sets the model's rate",
-		bus/1e9, units.FormatSize(t.Points[last].Size), r, units.FormatBandwidth(h.intraBW()), units.FormatBandwidth(h.hostBW()))
-	return []Finding{{FromBytes: t.Points[first].Size, ToBytes: t.Points[last].Size, MeasuredOverModel: r,
-		Kind: KindHostCopy, Term: TermLinks, NCCL: strings.Join(choices, ", "), Advice: []string{a}, Assumed: []string{"host_bw"}}}
+		bus/1e9, units.FormatSize(t.Points[rg.last].Size), rg.ratio, units.FormatBandwidth(h.intraBW()), units.FormatBandwidth(h.hostBW()))
+	return []Finding{{FromBytes: t.Points[rg.first].Size, ToBytes: t.Points[rg.last].Size, MeasuredOverModel: rg.ratio,
+		Kind: KindHostCopy, Term: TermLinks, NCCL: strings.Join(rg.choices, ", "), Advice: []string{a}, Assumed: []string{"host_bw"}}}
 }
