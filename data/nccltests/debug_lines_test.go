@@ -333,8 +333,9 @@ func TestRCCLInitTrees(t *testing.T) {
 // transport/net_ib.cc (v2.18.3-1:264 "NET/IB : Using%s %s; OOB %s:%s") and
 // net_socket.cc (:62) print each process's devices: where the hosts list
 // different numbers of NICs, the first host's count is no host's count.
-// It was taken; now, as where 2.30's "Local Net device counts across
-// ranks" gives a min and a max, none is, and the channel lines count.
+// As where 2.30's "Local Net device counts across ranks" gives a min and a
+// max, none is, and the channel lines count; the Reader says which lines
+// differ (a host of fewer may have a port down), where it was silent.
 func TestNetIBUsingHostsDifferNCCL2_18(t *testing.T) {
 	a := "gpu-a7:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB ib0:10.0.0.1<0>"
 	b := "gpu-b7:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [2]mlx5_2:1/IB [3]mlx5_3:1/IB [RO]; OOB ib0:10.0.0.2<0>"
@@ -348,6 +349,31 @@ func TestNetIBUsingHostsDifferNCCL2_18(t *testing.T) {
 	via := "gpu-b7:1:1 [0] NCCL INFO Channel 00/0 : 8[0] -> 0[0] [receive] via NET/IB/1/GDRDMA"
 	if e := debugLog(t, a, b, via); e.NICCount != (Fact[int]{1, 4}) {
 		t.Errorf("hosts of 2 and 4 NICs, a channel line: count %v; want 1 at 4", e.NICCount)
+	}
+	for _, c := range []struct {
+		lines []string
+		want  string // the problem's, "" for none
+	}{
+		{[]string{a, b}, "2 on line 2 (host gpu-a7) and 4 on line 3 (host gpu-b7)"},
+		{[]string{b, a, b}, "4 on line 2 (host gpu-b7) and 2 on line 3 (host gpu-a7)"},
+		{[]string{a, b2}, ""},
+		{[]string{a[strings.Index(a, "NCCL INFO"):], b[strings.Index(b, "NCCL INFO"):]}, "2 on line 2 and 4 on line 3:"},
+	} {
+		in := "# nThread 1 nGpus 1 minBytes 1024 maxBytes 1024 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n" +
+			strings.Join(c.lines, "\n") + "\n" +
+			"        1024           256     float     sum      -1    10.00    0.10    0.19      0    10.00    0.10    0.19      0\n"
+		var found []string
+		for _, p := range readString(t, in, Options{}).Problems {
+			if strings.Contains(p.Error(), "list different NICs") {
+				found = append(found, p.Error())
+				if !errors.Is(p, ErrInconsistent) {
+					t.Errorf("%v: want ErrInconsistent", p)
+				}
+			}
+		}
+		if c.want == "" && len(found) > 0 || c.want != "" && (len(found) != 1 || !strings.Contains(found[0], c.want)) {
+			t.Errorf("%d lines: problems %q, want one with %q", len(c.lines), found, c.want)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -437,8 +438,9 @@ type debugState struct {
 	// first line's, in the order of the hosts' first such lines.
 	gdrHosts []hostGDR
 	// listCounts are the NIC counts that the "NET/... : Using" lines of the
-	// ranks give; the hosts' lists disagree where there are several.
-	listCounts map[int]bool
+	// ranks give, each with the first line and host that gave it; the
+	// hosts' lists disagree where there are several.
+	listCounts map[int]hostLine
 	// initRanks is the nranks of the test's "Init COMPLETE" lines, which
 	// stands for Ranks where no "nRanks ... nNodes" line gives it;
 	// initMixed reports lines that disagree, which then give none.
@@ -463,6 +465,33 @@ type debugState struct {
 	// its host (or its timestamp) to its end; 0 where the line has no
 	// NCCL prefix.
 	width int
+}
+
+// hostLine is a line of NCCL's and the host that printed it.
+type hostLine struct {
+	line int
+	host string
+}
+
+// where names l: "line 32 (host node00)", or "line 32" where the line
+// names no host.
+func (l hostLine) where() string {
+	if l.host == "" {
+		return fmt.Sprintf("line %d", l.line)
+	}
+	return fmt.Sprintf("line %d (host %s)", l.line, l.host)
+}
+
+// listConflict returns the first lines of two NIC counts that the
+// hosts' lists give, the earlier count's and the next's, and false where
+// they give one count.
+func (d *debugState) listConflict() (a, b hostLine, na, nb int, ok bool) {
+	if len(d.listCounts) < 2 {
+		return hostLine{}, hostLine{}, 0, 0, false
+	}
+	counts := slices.SortedFunc(maps.Keys(d.listCounts), func(x, y int) int { return d.listCounts[x].line - d.listCounts[y].line })
+	na, nb = counts[0], counts[1]
+	return d.listCounts[na], d.listCounts[nb], na, nb, true
 }
 
 // hostGDR is what the first of a host's lines says of GPUDirect RDMA.
@@ -598,8 +627,8 @@ func (d *debugState) merge(o *debugState) {
 	if o.initRanks.Known() {
 		d.initComplete(o.initRanks.Line, o.initRanks.Value)
 	}
-	for k := range o.listCounts {
-		d.listCount(k)
+	for k, l := range o.listCounts {
+		d.listCount(k, l)
 	}
 	mergeFact(&e.NCCLVersion, o.e.NCCLVersion)
 	mergeFact(&e.CUDA, o.e.CUDA)
@@ -664,10 +693,10 @@ func (d *debugState) line(n int, host, msg string) {
 		// Every release ends the list "; OOB <interface>:<address>": a
 		// line without it was cut, and lists some NICs only.
 		if strings.Contains(msg, "; OOB ") {
-			d.nics(n, msg, ibDevRE)
+			d.nics(n, host, msg, ibDevRE)
 		}
 	case strings.HasPrefix(msg, "NET/Socket : Using"):
-		d.nics(n, msg, socketDevRE)
+		d.nics(n, host, msg, socketDevRE)
 	case strings.HasPrefix(msg, "Local Net device counts across ranks:"):
 		if m := localNetsRE.FindStringSubmatch(msg); m != nil && m[1] == m[2] {
 			if k, ok := d.nicCount(n, "the ranks' NIC count", m[1]); ok {
@@ -959,8 +988,8 @@ func (d *debugState) collNetFailed(n int) {
 	d.e.CollNet = Fact[bool]{false, n}
 }
 
-// nics records the devices the "NET/... : Using" line n lists, as re
-// reads them, unless a line listed them before.
+// nics records the devices the "NET/... : Using" line n, which host
+// printed, lists, as re reads them, unless a line listed them before.
 //
 // NCCL lists each device once a line: the IB line's "[d]" is the index of
 // the device's port in ncclIbDevs, each once and in order
@@ -974,7 +1003,7 @@ func (d *debugState) collNetFailed(n int) {
 // twice, or a device and port (an interface) twice, is not NCCL's as it
 // printed it: it is reported (ErrInconsistent) and says nothing of the
 // NICs, as a list with a damaged index does not.
-func (d *debugState) nics(n int, msg string, re *regexp.Regexp) {
+func (d *debugState) nics(n int, host, msg string, re *regexp.Regexp) {
 	e := &d.e
 	var nics []NIC
 	index, entry := map[int]bool{}, map[string]bool{}
@@ -1012,7 +1041,7 @@ func (d *debugState) nics(n int, msg string, re *regexp.Regexp) {
 		}
 	}
 	if count > 0 {
-		d.listCount(count)
+		d.listCount(count, hostLine{n, host})
 	}
 	if len(e.NICs) > 0 {
 		return
@@ -1023,13 +1052,17 @@ func (d *debugState) nics(n int, msg string, re *regexp.Regexp) {
 	}
 }
 
-// listCount records count, the NICs a "NET/... : Using" line lists.
-func (d *debugState) listCount(count int) {
+// listCount records count, the NICs that the "NET/... : Using" line l
+// lists, unless an earlier line listed as many.
+func (d *debugState) listCount(count int, l hostLine) {
 	if d.listCounts == nil {
-		d.listCounts = map[int]bool{}
+		d.listCounts = map[int]hostLine{}
+	}
+	if old, ok := d.listCounts[count]; ok && old.line <= l.line {
+		return
 	}
 	if len(d.listCounts) < maxNetDevs {
-		d.listCounts[count] = true
+		d.listCounts[count] = l
 	}
 }
 

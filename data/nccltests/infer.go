@@ -276,6 +276,10 @@ func (p *parser) infer(s *testState, want *op) {
 		p.problem(b.gdr.Line, 0, "%w: %s says GPUDirect RDMA %s (line %d), %s %s: GPUDirect RDMA is left unknown",
 			ErrInconsistent, hostName(a.host), onOff(a.gdr.Value), a.gdr.Line, hostName(b.host), onOff(b.gdr.Value))
 	}
+	if a, b, na, nb, mixed := s.debug.listConflict(); mixed {
+		p.problem(b.line, 0, "%w: NCCL's processes list different NICs, %d on %s and %d on %s: each lists its own host's ports, and a host that lists fewer may have one down (ibstat on it shows each port's state); NCCL's rings cross every host's NICs, and the NIC count is left unknown",
+			ErrInconsistent, na, a.where(), nb, b.where())
+	}
 	// One algorithm (protocol) in the TUNING lines of calls of as many
 	// sizes as the table's rows is what NCCL ran at every size; lines of
 	// fewer sizes (a log that holds some calls' lines) say it of those
