@@ -70,6 +70,12 @@ var (
 	// warning, with ErrInconsistent: taken as one thread of them). A
 	// caller that is told the split drops it.
 	ErrUnsplit = errors.New("threads unknown")
+	// ErrSplit: the Rank lines name several groups, which nccl-tests'
+	// NCCL_TESTS_SPLIT (or NCCL_TESTS_SPLIT_MASK) made, each its own
+	// communicator run at the same time as the others; the table is rank
+	// 0's group's, and the Rank lines of the others are left out (a
+	// warning).
+	ErrSplit = errors.New("split run")
 )
 
 // unsplit is ErrInconsistent marked as ErrUnsplit's, whose message reads

@@ -431,8 +431,19 @@ func (p *parser) inferCounts(s *testState) {
 	}
 	// Rank lines that skip ranks were elided by whoever posted the log
 	// ("#  Rank 0", "#  Rank 1", "...", "#  Rank 63"): the highest rank
-	// gives the count, and the hosts listed are only some of them.
-	elided := len(ranks) > 0 && (ranks[len(ranks)-1]+1 > len(ranks) || p.opt.Ranks > len(ranks))
+	// gives the count, and the hosts listed are only some of them. Those
+	// of a split run's group skip the other groups' ranks: each of its
+	// lines is one of the group's ranks.
+	split := len(s.otherGroups) > 0
+	if split {
+		others := 0
+		for _, k := range s.otherGroups {
+			others += k
+		}
+		p.problem(t.Line, 0, "%w: the Rank lines name %d groups, which nccl-tests' NCCL_TESTS_SPLIT makes, each group its own communicator and all of them run at once: the table is rank 0's group's, %d Rank lines; the %d lines of the other groups are left out",
+			ErrSplit, len(s.otherGroups)+1, len(ranks), others)
+	}
+	elided := len(ranks) > 0 && !split && (ranks[len(ranks)-1]+1 > len(ranks) || p.opt.Ranks > len(ranks))
 	switch {
 	case elided && ranks[len(ranks)-1]+1 == len(ranks):
 		// Every rank listed, and the override gives more.
@@ -447,6 +458,8 @@ func (p *parser) inferCounts(s *testState) {
 		t.Ranks, t.RanksFrom = p.opt.Ranks, FromOverride
 	case s.csv != nil && s.csv.ranks > 0:
 		t.Ranks, t.RanksFrom = s.csv.ranks, FromColumns
+	case split:
+		t.Ranks, t.RanksFrom = len(ranks), FromRankLines
 	case len(ranks) > 0:
 		t.Ranks, t.RanksFrom = ranks[len(ranks)-1]+1, FromRankLines
 	}

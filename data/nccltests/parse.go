@@ -115,6 +115,11 @@ type testState struct {
 	// endCol its record's column in a JSON input.
 	maxBytes, endSize int64
 	endLine, endCol   int
+	// group is the Group of rank 0's Rank line, -1 before it or where it
+	// gives none; otherGroups counts the Rank lines of other groups
+	// (splitGroup), by group.
+	group       int
+	otherGroups map[int]int
 }
 
 // problem records a problem at line and column (0: the whole line).
@@ -370,7 +375,7 @@ func (p *parser) start(n int, keep func(*testState) bool) *testState {
 		return c
 	}
 	p.finish()
-	s := &testState{t: &Test{Line: n, OutOfBounds: -1}, rankLines: map[int]int{}, hostSet: stringSet{}, gpuSet: stringSet{}, procs: map[string]bool{}}
+	s := &testState{t: &Test{Line: n, OutOfBounds: -1}, rankLines: map[int]int{}, group: -1, hostSet: stringSet{}, gpuSet: stringSet{}, procs: map[string]bool{}}
 	if p.pending != "" {
 		s.t.Op, s.t.Name, s.mentioned = p.pending, p.pending+"_perf", p.named
 		s.flags(p.flags)
@@ -533,7 +538,7 @@ var (
 	// (-J) on a line: its results list, and its config or command line.
 	jsonResultsRE = regexp.MustCompile(`"results"\s*:\s*\[`)
 	jsonRunRE     = regexp.MustCompile(`"(config|args)"\s*:\s*[{\[]`)
-	rankLineRE    = regexp.MustCompile(`^Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?(?:Pid\s+(\d+)\s+)?(?:on\s+(\S+)\s+)?device\s+(\d+)\s*(?:\[([^\]]*)\])?\s*(.*)$`)
+	rankLineRE    = regexp.MustCompile(`^Rank\s+(\d+)\s+(?:Group\s+(\d+)\s+)?(?:Pid\s+(\d+)\s+)?(?:on\s+(\S+)\s+)?device\s+(\d+)\s*(?:\[([^\]]*)\])?\s*(.*)$`)
 	rankNoteRE    = regexp.MustCompile(`\s*\([^()]*\)\s*$`)
 	versionRE     = regexp.MustCompile(`^[a-z]ccl-tests version\s+(\S+)`)
 	// The run's parameters: "# nThread 1 nGpus 8 minBytes 8 maxBytes
@@ -659,18 +664,21 @@ func (p *parser) line(n int, raw string) {
 			return
 		}
 		t := p.start(n, func(*testState) bool { return true })
-		t.rankLines[rank]++
-		if m[2] != "" {
-			t.procs[m[3]+" "+m[2]] = true
+		if t.splitGroup(rank, m[2]) {
+			return
 		}
-		if m[3] != "" { // a poster may elide "on HOST": the GPU stays, the hosts are unknown
-			t.hostSet.add(&t.t.Hosts, m[3])
+		t.rankLines[rank]++
+		if m[3] != "" {
+			t.procs[m[4]+" "+m[3]] = true
+		}
+		if m[4] != "" { // a poster may elide "on HOST": the GPU stays, the hosts are unknown
+			t.hostSet.add(&t.t.Hosts, m[4])
 		}
 		// A poster's note after the name ("NVIDIA B200 (node 0)") is no
 		// part of it.
-		gpu := strings.TrimSpace(rankNoteRE.ReplaceAllString(m[6], ""))
+		gpu := strings.TrimSpace(rankNoteRE.ReplaceAllString(m[7], ""))
 		t.gpuSet.add(&t.gpus, gpu)
-		t.devices = append(t.devices, Device{Rank: rank, Pid: count(m[2]), Host: m[3], Device: count(m[4]), BusID: m[5], GPU: gpu, Line: n})
+		t.devices = append(t.devices, Device{Rank: rank, Pid: count(m[3]), Host: m[4], Device: count(m[5]), BusID: m[6], GPU: gpu, Line: n})
 	case strings.HasPrefix(body, "size ") || strings.HasPrefix(body, "bytes "):
 		lay, ok := parseLayout(strings.Fields(body))
 		if !ok {
@@ -740,6 +748,34 @@ func (s *testState) params(body string) {
 	if m := maxRE.FindStringSubmatch(body); m != nil {
 		s.maxBytes, _ = strconv.ParseInt(m[1], 10, 64)
 	}
+}
+
+// splitGroup reports whether the Rank line of rank, of Group g ("" where
+// the line gives none), is of another group than rank 0's, and counts it
+// there. nccl-tests splits its ranks into groups by NCCL_TESTS_SPLIT, each
+// group its own communicator (MPI_Comm_split by the colour that the Rank
+// line prints as its Group, src/common.cu at nccl-tests a0b82b2), and
+// rank 0 prints its group's table; it prints the Rank lines in rank order,
+// rank 0's first.
+func (s *testState) splitGroup(rank int, g string) bool {
+	if g == "" {
+		return false
+	}
+	k := count(g)
+	switch {
+	case rank == 0 && s.group < 0:
+		s.group = k
+		return false
+	case s.group < 0 || k == s.group:
+		return false
+	}
+	if s.otherGroups == nil {
+		s.otherGroups = map[int]int{}
+	}
+	if _, ok := s.otherGroups[k]; ok || len(s.otherGroups) < maxRanks {
+		s.otherGroups[k]++
+	}
+	return true
 }
 
 // count reads a string of digits, 0 when it is too large for an int.
