@@ -216,7 +216,9 @@ func runDiagnose(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out.Hardware.Facts = m.Facts()
+	// NCCL's release is the diagnosed run's, whose tuner the model runs
+	// for it, not the calibration's.
+	out.Hardware.Facts = withFact(m.Facts(), t.VersionFact())
 	out.Model = model
 	// The table is held to the run NCCL made, its hosts grouped as its
 	// comm line says, as a calibration on it models it; where the

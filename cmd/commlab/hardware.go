@@ -209,6 +209,17 @@ func nearGPU(name string) string {
 	return ""
 }
 
+// withFact returns facts with f in place of the fact of its name, or
+// after them where there is none.
+func withFact(facts []predict.Fact, f predict.Fact) []predict.Fact {
+	out := slices.Clone(facts)
+	if k := slices.IndexFunc(out, func(g predict.Fact) bool { return g.Name == f.Name }); k >= 0 {
+		out[k] = f
+		return out
+	}
+	return append(out, f)
+}
+
 func factOf(facts []predict.Fact, name string) predict.Fact {
 	for _, f := range facts {
 		if f.Name == name {

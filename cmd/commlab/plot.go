@@ -348,6 +348,9 @@ func (req plotRequest) build() (*plotted, error) {
 		return nil, err
 	}
 	pl.hardware, pl.model = hardwareOf(mc.hw, append(plotted, mc.tables...)), model
+	// The first log's release, as diagnose gives its run's: the machine
+	// is the first log's.
+	pl.hardware.Facts = withFact(pl.hardware.Facts, plotted[0].VersionFact())
 	kind := "uncalibrated"
 	if len(mc.tables) > 0 {
 		kind = "calibrated on " + plural(len(mc.tables), "table", "tables")

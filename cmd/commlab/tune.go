@@ -1541,6 +1541,9 @@ func tuneComment(paths []string, hw predict.Hardware, m *predict.Machine, req tu
 	var assumed []string
 	for _, f := range m.Facts() {
 		switch {
+		case f.Name == "nccl_version":
+			// Not a -hw fact: the release's line of its own says what
+			// an assumed one changes, and FILE:version=V settles it.
 		case f.Guessed() && f.Fitted != "":
 			assumed = append(assumed, f.Name+" "+f.Value+" (the tables fit "+f.Fitted+")")
 		case f.Guessed():

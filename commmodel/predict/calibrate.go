@@ -145,11 +145,15 @@ type Machine struct {
 	NCCLWeight float64
 
 	version nccl.Version
-	x       [numParams]float64 // natural values; latency factors are dimensionless
-	held    [numParams]bool    // on their physical bound, which the tables push against (fitResult)
-	free    [numParams]float64 // the fit without the bounds where one holds (design.unbounded)
-	spread  spread
-	refs    *references
+	// versionFrom says where version came from: the source of the table
+	// whose release it is (Table.VersionFrom), SourceAssumed where no
+	// table gave one.
+	versionFrom Source
+	x           [numParams]float64 // natural values; latency factors are dimensionless
+	held        [numParams]bool    // on their physical bound, which the tables push against (fitResult)
+	free        [numParams]float64 // the fit without the bounds where one holds (design.unbounded)
+	spread      spread
+	refs        *references
 	// tables are the calibration tables, whose measured times bound what
 	// a tuner rule may claim (measuredAt).
 	tables []Table
@@ -790,7 +794,7 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 			notes = append(notes, n)
 		}
 		if m.version.Before(rn.version) {
-			m.version = rn.version
+			m.version, m.versionFrom = rn.version, t.VersionFact().Source
 		}
 		d.runs = append(d.runs, rn)
 		for _, p := range t.Points {

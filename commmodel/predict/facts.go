@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -53,7 +54,9 @@ type Fact struct {
 	// host_bw (where cards without P2P copy through host memory), nvls,
 	// nics_per_node, nics_in_use (where a log shows it), coll_channels
 	// (where a log's line gives it), nic_bw, nic_path,
-	// collnet, cpu, nvlink_domain, network_group, net_latency.
+	// collnet, cpu, nvlink_domain, network_group, net_latency; and of a
+	// run, not of the hardware, nccl_version (Machine.Facts,
+	// Table.VersionFact).
 	Name string `json:"name"`
 	// Value is the fact as text ("nvswitch", "8", "400 Gb/s").
 	Value string `json:"value"`
@@ -202,9 +205,11 @@ func (h *Hardware) Facts() []Fact {
 // Facts lists the facts of m's hardware as Hardware.Facts does, each with
 // the value the calibration fit for it where the tables identify the
 // parameter that measures it (Fact.Fitted): nic_bw, and where the fit is
-// held at the line rate, the rate the tables would put it at.
+// held at the line rate, the rate the tables would put it at. Last comes
+// nccl_version, the release whose tuner the model runs (Version), with
+// its table's source.
 func (m *Machine) Facts() []Fact {
-	out := m.Hardware.Facts()
+	out := append(m.Hardware.Facts(), versionFact(m.version, cmp.Or(m.versionFrom, SourceAssumed)))
 	if len(m.Params) != numParams {
 		return out
 	}
@@ -222,6 +227,23 @@ func (m *Machine) Facts() []Fact {
 		}
 	}
 	return out
+}
+
+// versionFact is the fact nccl_version: NCCL's release v, whose tuner the
+// model runs, from src.
+func versionFact(v nccl.Version, src Source) Fact {
+	return Fact{Name: "nccl_version", Value: v.String(), Source: src}
+}
+
+// VersionFact returns t's nccl_version as the model runs it: its Version
+// from VersionFrom, the nearest release the tuner model follows where it
+// follows no other, NCCL's latest assumed where t gives none.
+func (t *Table) VersionFact() Fact {
+	v, guess, _ := versionOf(t.Version)
+	if guess {
+		return versionFact(v, SourceAssumed)
+	}
+	return versionFact(v, t.VersionFrom.orUser())
 }
 
 // Spec returns the Describe spec, comma-separated KEY=VALUE pairs in Facts'

@@ -707,7 +707,10 @@ func (pin Pins) tableOf(t *nccltests.Test) (Table, error) {
 // NCCL's TUNING lines name one algorithm (protocol) for every call.
 func readEvidence(tab *Table, e *nccltests.Evidence) {
 	if v := e.Release(); v != (nccl.Version{}) {
-		tab.Version = v
+		tab.Version, tab.VersionFrom = v, SourceLog
+		if w, err := nccl.ParseVersion(e.NCCLVersion.Value); err == nil && w == v {
+			tab.VersionFrom = SourceNCCLDebug
+		}
 	}
 	if e.Algo.Known() {
 		tab.Algo = e.Algo.Value
@@ -814,7 +817,7 @@ func (p Pins) apply(tab *Table) {
 		}
 	}
 	if p.Version != (nccl.Version{}) {
-		tab.Version = p.Version
+		tab.Version, tab.VersionFrom = p.Version, SourceUser
 	}
 	tab.Layout = p.Layout.over(tab.Layout)
 	tab.Graphs = max(tab.Graphs, 0)

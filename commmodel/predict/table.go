@@ -85,8 +85,10 @@ type Table struct {
 	// (SourceUser). CollectiveFrom says so of Collective: SourceAssumed
 	// where the log left a choice between collectives its table fits
 	// alike (an AllGather or an AllToAll of no binary's name) and the
-	// reader took the first.
-	GPUFrom, ShapeFrom, CollectiveFrom Source
+	// reader took the first. VersionFrom says so of Version: SourceNCCLDebug
+	// where NCCL's "NCCL version" line gave it, SourceLog where the
+	// header's nccl-library did, SourceUser where Pins did.
+	GPUFrom, ShapeFrom, CollectiveFrom, VersionFrom Source
 }
 
 // orUser returns s, or SourceUser for "": a Table built in code has its

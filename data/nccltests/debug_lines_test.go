@@ -459,3 +459,36 @@ func TestNICSpeedsMixed(t *testing.T) {
 		t.Errorf("1 NIC of 100 Gb/s, 1 of 400: NIC bandwidth %v; want the slower, 12.5e9 B/s from line 2", even.NICBW)
 	}
 }
+
+// nccl-tests' header prints the library it loaded (nccl-library, from
+// ncclGetVersion: src/util.cu at nccl-tests a0b82b2) and that library's
+// init prints "NCCL version" (init.cc): one process loads one library, so
+// two releases are two runs' lines pasted together, which the Reader says
+// (red team N: NCCL's line was taken without a word); NCCL's line stands.
+func TestVersionLinesDiffer(t *testing.T) {
+	for _, c := range []struct {
+		header, line string
+		problem      bool
+	}{
+		{"nccl-library=21805", "NCCL version 2.27.7+cuda12.9", true},
+		{"nccl-library=22707", "NCCL version 2.27.7+cuda12.9", false},
+	} {
+		in := "# nccl-tests version 2.14.1 nccl-headers=21805 " + c.header + "\n" +
+			"# nThread 1 nGpus 1 minBytes 1024 maxBytes 1024 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n" +
+			"node00:1000:1000 [0] NCCL INFO " + c.line + "\n" +
+			"        1024           256     float     sum      -1    10.00    0.10    0.19      0    10.00    0.10    0.19      0\n"
+		l := readString(t, in, Options{})
+		if len(l.Tests) != 1 || l.Tests[0].Evidence.Release() != (nccl.Version{Major: 2, Minor: 27, Patch: 7}) {
+			t.Fatalf("%s: want one test of NCCL 2.27.7", c.header)
+		}
+		var found []string
+		for _, p := range l.Problems {
+			if strings.Contains(p.Error(), "NCCL's version line gives 2.27.7 (line 3), the header's library 2.18.5 (line 1)") && errors.Is(p, ErrInconsistent) {
+				found = append(found, p.Error())
+			}
+		}
+		if c.problem != (len(found) == 1) {
+			t.Errorf("%s: problems %v; want the two lines' releases named: %v", c.header, l.Problems, c.problem)
+		}
+	}
+}

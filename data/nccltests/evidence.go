@@ -1307,6 +1307,14 @@ func (e *Evidence) Release() nccl.Version {
 	return nccl.Version{}
 }
 
+// releases returns the releases that NCCL's version line and the
+// header's library give, ok where both give one.
+func (e *Evidence) releases() (line, library nccl.Version, ok bool) {
+	v, err := nccl.ParseVersion(e.NCCLVersion.Value)
+	w, err2 := nccl.ParseVersion(e.Library.Value)
+	return v, w, e.NCCLVersion.Known() && e.Library.Known() && err == nil && err2 == nil
+}
+
 // setByEnv records v, a parameter the environment set, in Env, and in
 // Algo or Proto where it is NCCL_ALGO or NCCL_PROTO.
 func (e *Evidence) setByEnv(v Setting) {

@@ -276,6 +276,10 @@ func (p *parser) infer(s *testState, want *op) {
 		p.problem(b.gdr.Line, 0, "%w: %s says GPUDirect RDMA %s (line %d), %s %s: GPUDirect RDMA is left unknown",
 			ErrInconsistent, hostName(a.host), onOff(a.gdr.Value), a.gdr.Line, hostName(b.host), onOff(b.gdr.Value))
 	}
+	if v, w, ok := t.Evidence.releases(); ok && v != w {
+		p.problem(max(t.Evidence.NCCLVersion.Line, t.Evidence.Library.Line), 0, "%w: NCCL's version line gives %v (line %d), the header's library %v (line %d), where one process loads one library: the lines are of two runs; NCCL's line is taken",
+			ErrInconsistent, v, t.Evidence.NCCLVersion.Line, w, t.Evidence.Library.Line)
+	}
 	if a, b, na, nb, mixed := s.debug.listConflict(); mixed {
 		p.problem(b.line, 0, "%w: NCCL's processes list different NICs, %d on %s and %d on %s: each lists its own host's ports, and a host that lists fewer may have one down (ibstat on it shows each port's state); NCCL's rings cross every host's NICs, and the NIC count is left unknown",
 			ErrInconsistent, na, a.where(), nb, b.where())
