@@ -616,8 +616,12 @@ func (m *Machine) beyondPCIe(oneNode bool) string {
 		return "" // given: a PCIe fabric, or its bridged pairs (pairs=true)
 	}
 	fit := FormatValue(m.x[parIntraBW], params[parIntraBW].unit)
-	pcie := fmt.Sprintf("the tables fit intra_bw at %s, %.1f times the PCIe Gen%d rate of the assumed PCIe fabric: %s's GPUs are joined by more than PCIe",
-		fit, r, h.GPU.PCIeGen, h.GPU.Name)
+	gen := fmt.Sprintf("PCIe Gen%d", h.GPU.PCIeGen)
+	if h.GPU.PCIeGen == 0 {
+		gen = "PCIe (Gen3's, the generation unknown)"
+	}
+	pcie := fmt.Sprintf("the tables fit intra_bw at %s, %.1f times the %s rate of the assumed PCIe fabric: %s's GPUs are joined by more than PCIe",
+		fit, r, gen, h.GPU.Name)
 	if host := max(HostGPUs(m.tables), h.PerHost()); h.GPU.Known && h.GPU.BridgeLinks > 0 && host > 2 && !m.refs.runsRCCL() {
 		// A bridge joins two cards: on a host of more, pairs of them
 		// (Azure's NC96 A100 v4: NV12 within each pair, SYS between),

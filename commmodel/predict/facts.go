@@ -121,6 +121,9 @@ var facts = []fact{
 		}
 		if h.links() == 0 { // no NVLink: the cards' PCIe link
 			v := fmt.Sprintf("PCIe Gen%d %s", h.GPU.PCIeGen, units.FormatBandwidth(nccl.PCIeBW(h.GPU.PCIeGen)))
+			if h.GPU.PCIeGen == 0 {
+				v = fmt.Sprintf("PCIe %s, generation unknown (Gen3's rate)", units.FormatBandwidth(nccl.PCIeBW(0)))
+			}
 			if h.hostCopy() {
 				v += ", no P2P" // intra_bw's prior is HostCopyBW
 			}

@@ -64,7 +64,8 @@ func TestHostCopyBW(t *testing.T) {
 // takes HostCopyBW as intra_bw's prior and says so in its link_bw fact;
 // the user's -hw pcie=GEN describes the link and takes back its PCIe
 // figure (24 GB/s for Gen4, nccl.PCIeBW), as do the cards the catalog
-// gives P2P (RTX 6000 Ada, L40S, RTX PRO 6000, RTX 3090).
+// gives P2P (RTX 6000 Ada, L40S, RTX PRO 6000, RTX 3090); a card of no
+// known generation says so.
 func TestHostCopyPrior(t *testing.T) {
 	for _, c := range []struct {
 		gpu, spec string
@@ -78,6 +79,9 @@ func TestHostCopyPrior(t *testing.T) {
 		{"NVIDIA L40S", "", 24e9, "PCIe Gen4 24 GB/s"},
 		{"NVIDIA RTX PRO 6000 Blackwell Server Edition", "", 48e9, "PCIe Gen5 48 GB/s"},
 		{"NVIDIA GeForce RTX 3090", "", 24e9, "PCIe Gen4 24 GB/s"},
+		// The catalog gives no PCIe generation for GB10 (DGX Spark), whose
+		// fact read "PCIe Gen0" (red team N); nccl.PCIeBW takes Gen3's.
+		{"NVIDIA GB10", "", 12e9, "PCIe 12 GB/s, generation unknown (Gen3's rate)"},
 	} {
 		h, err := Describe(c.gpu, c.spec)
 		if err != nil {

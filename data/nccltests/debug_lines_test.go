@@ -492,3 +492,29 @@ func TestVersionLinesDiffer(t *testing.T) {
 		}
 	}
 }
+
+// A NIC list cut before "; OOB" (src/transport/net_ib/init.cc:513 at
+// v2.30.7-1 ends every list with it; v2.8.4-1's net_ib.cc:204 too) lists
+// some NICs only and gives no count, as TestDebugLines checks; the Reader
+// says which line it left unread, where the NICs became assumed without a
+// word (red team N: a paste wrapped the line after its fifth NIC).
+func TestNetIBListCutSaid(t *testing.T) {
+	cut := debugPrefix + "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [2]mlx5_2:1/IB [3]mlx5_3:1/IB [4]mlx5_4:1/IB"
+	whole := cut + " [RO]; OOB eth0:10.0.0.1<0>"
+	for _, c := range []struct {
+		line string
+		want bool
+	}{{cut, true}, {whole, false}} {
+		in := "# nThread 1 nGpus 1 minBytes 1024 maxBytes 1024 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n" +
+			c.line + "\n" +
+			"        1024           256     float     sum      -1    10.00    0.10    0.19      0    10.00    0.10    0.19      0\n"
+		var said bool
+		for _, p := range readString(t, in, Options{}).Problems {
+			var pe *ParseError
+			said = said || errors.Is(p, ErrInconsistent) && errors.As(p, &pe) && pe.Line == 2 && strings.Contains(p.Error(), `ends "; OOB"`)
+		}
+		if said != c.want {
+			t.Errorf("%q: the cut list said %v, want %v", c.line[len(debugPrefix):], said, c.want)
+		}
+	}
+}

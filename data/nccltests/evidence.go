@@ -694,6 +694,9 @@ func (d *debugState) line(n int, host, msg string) {
 		// line without it was cut, and lists some NICs only.
 		if strings.Contains(msg, "; OOB ") {
 			d.nics(n, host, msg, ibDevRE)
+		} else {
+			d.damaged = append(d.damaged, damagedLine{n, fmt.Errorf("%w: NCCL's list of its NICs ends \"; OOB\" and the interface in every release, and this one stops before it (a paste that wrapped or cut the line): the NICs it names are left unread; join the line's rest to it",
+				ErrInconsistent)})
 		}
 	case strings.HasPrefix(msg, "NET/Socket : Using"):
 		d.nics(n, host, msg, socketDevRE)

@@ -70,6 +70,10 @@ type parser struct {
 	// printed with %f, trailing zeros and all.
 	fromRecords bool
 	jsonCol     int
+	// hostLabels reports that a line read so far carried pdsh's host label
+	// before one of nccl-tests' comment lines (hostLabel): every label is
+	// stripped from there.
+	hostLabels bool
 }
 
 // testState is a test being read and what its lines said about it.
@@ -579,6 +583,13 @@ func (p *parser) line(n int, raw string) {
 		return
 	}
 	s := strings.TrimLeftFunc(stripLaunchPrefix(raw), unicode.IsSpace)
+	// pdsh labels every line with its host ("node00: # nThread 1 ..."):
+	// a label before one of nccl-tests' comment lines says the file is
+	// pdsh's, and from there each line's label is stripped.
+	if k := hostLabel(s); k > 0 && (p.hostLabels || strings.HasPrefix(s[k:], "#")) {
+		p.hostLabels = true
+		s = strings.TrimLeftFunc(stripLaunchPrefix(s[k:]), unicode.IsSpace)
+	}
 	p.off = len(raw) - len(s)
 	s = strings.TrimRightFunc(s, unicode.IsSpace)
 	if s == "" {

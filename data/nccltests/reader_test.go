@@ -950,3 +950,48 @@ func TestJSONRanksBounded(t *testing.T) {
 		t.Errorf("three runs of 65,536 ranks: %d tests, %v; want the last of 65,536 ranks on 8,192 hosts", len(tests), err)
 	}
 }
+
+// pdsh (and DeepSpeed's launcher over it) labels each line with its host,
+// "node00: ", and torchrun --tee with its worker, "[default0]:": such a
+// log read as "no measurement table" (red team N). A host's label is
+// taken as one where it stands before one of nccl-tests' comment lines;
+// a line's own words before a colon ("Warning: ...") are left as they are
+// until then.
+func TestReadHostLabels(t *testing.T) {
+	lines := []string{
+		"# nThread 1 nGpus 1 minBytes 1048576 maxBytes 2097152 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0",
+		"#  Rank  0 Group  0 Pid   1001 on   node00 device  0 [0000:18:00] NVIDIA H20",
+		"#  Rank  1 Group  0 Pid   1002 on   node01 device  0 [0000:18:00] NVIDIA H20",
+		"node00:1001:1001 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:10.0.0.2<0>",
+		"     1048576        262144     float     sum      -1    10.00  104.86  104.86      0    10.00  104.86  104.86      0",
+		"     2097152        524288     float     sum      -1    20.00  104.86  104.86      0    20.00  104.86  104.86      0",
+	}
+	for _, c := range []struct {
+		name   string
+		prefix func(i int) string
+	}{
+		{"as printed", func(int) string { return "" }},
+		{"pdsh", func(i int) string { return []string{"node00: ", "node01: "}[i%2] }},
+		{"torchrun", func(int) string { return "[default0]:" }},
+	} {
+		var b strings.Builder
+		b.WriteString("Warning: 2 hosts added to the list of known hosts\n")
+		for i, l := range lines {
+			b.WriteString(c.prefix(i) + l + "\n")
+		}
+		l := readString(t, b.String(), Options{})
+		if len(l.Tests) != 1 || len(l.Tests[0].Rows) != 2 || l.Tests[0].Ranks != 2 || l.Tests[0].Nodes != 2 || l.Tests[0].Evidence.NICCount.Value != 2 || len(l.Problems) != 0 {
+			t.Errorf("%s: %d tests, problems %v; want one of 2 rows on 2 ranks of 2 hosts, 2 NICs", c.name, len(l.Tests), l.Problems)
+		}
+	}
+	for _, s := range []string{"node00: # x", "a-b.c_d: 1", "[default0]:x"} {
+		if hostLabel(s) == 0 && stripLaunchPrefix(s) == s {
+			t.Errorf("%q: no label read", s)
+		}
+	}
+	for _, s := range []string{"node00:1001:1001 [0] NCCL INFO", "two words: x", "[default]:x"} {
+		if hostLabel(s) != 0 || stripLaunchPrefix(s) != s {
+			t.Errorf("%q: a label read", s)
+		}
+	}
+}

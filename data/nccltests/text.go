@@ -216,7 +216,9 @@ func (l *lineReader) fill() error {
 // stripLaunchPrefix removes the prefixes launchers and log collectors put
 // before each line of output, repeatedly: Open MPI's "[1,0]<stdout>:"
 // (--tag-output), Slurm's "0: " (srun --label), kubectl's "[pod/NAME/C] "
-// (--prefix) and an RFC 3339 time stamp (kubectl --timestamps, journald).
+// (--prefix), torchrun's "[default0]:" (--tee) and an RFC 3339 time stamp
+// (kubectl --timestamps, journald). pdsh's "HOST: " is the parser's
+// (hostLabel): a host name alone does not tell it from a line's own words.
 func stripLaunchPrefix(s string) string {
 	for {
 		t := strings.TrimLeft(s, " \t")
@@ -232,6 +234,10 @@ func stripLaunchPrefix(s string) string {
 		case strings.HasPrefix(t, "["):
 			if end := strings.Index(t, ">:"); end >= 0 && isMPITag(t[:end+1]) {
 				s = t[end+2:] // Open MPI --tag-output: "[1,0]<stdout>:"
+				continue
+			}
+			if end := strings.Index(t, "]:"); end > 1 && isWorkerName(t[1:end]) {
+				s = t[end+2:] // torchrun --tee: "[default0]:"
 				continue
 			}
 			end := strings.IndexByte(t, ']')
@@ -288,6 +294,32 @@ func isTimeStamp(s string) bool {
 	}
 	end := strings.IndexByte(s, ' ')
 	return end >= len(shape)
+}
+
+// isWorkerName reports whether s is a torchrun worker's name as its --tee
+// prefix prints it: a role of letters and the worker's local rank
+// ("default0").
+func isWorkerName(s string) bool {
+	i := 0
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] == '_') {
+		i++
+	}
+	return i > 0 && i < len(s) && allDigits(s[i:])
+}
+
+// hostLabel returns the length of pdsh's (and DeepSpeed's launcher's)
+// label at the start of s, "node00: ", a host name and ": "; 0 where s
+// starts with none. NCCL's own prefix, "node00:4100:4150 [0] NCCL INFO",
+// has no blank after the host's colon.
+func hostLabel(s string) int {
+	i := 0
+	for i < len(s) && (isDigit(s[i]) || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] == '-' || s[i] == '.' || s[i] == '_') {
+		i++
+	}
+	if i == 0 || !strings.HasPrefix(s[i:], ": ") {
+		return 0
+	}
+	return i + 2
 }
 
 // isMPITag reports whether s is "[J,R]<stream>" with J and R digits.
