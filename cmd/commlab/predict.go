@@ -305,6 +305,9 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	out.TablePins = sharedPins(tables, req.query)
 	out.nvlsOff = len(out.TablePins) > 0 && allNVLSOff(tables)
 	var guesses []predict.Guess
+	if n := sizesPastMemory(m.gpuNames(), req.sizes); n != "" {
+		out.Problems = append(out.Problems, problem{Message: n})
+	}
 	out.Hardware, guesses, err = describeHardware(hw, tables, m.gpuNames(), req.query, req.sizes)
 	if err == nil {
 		err = out.predict(hw, tables, req.query, req.sizes, guesses) // after: it adds the fitted values to the facts
@@ -776,6 +779,44 @@ func sizesBeyond(tables []predict.Table, c commmodel.Collective, sizes []float64
 	}
 	return fmt.Sprintf("%s the tables' sizes (%s to %s): the model's form carries their fit there, which no table measured; a table that ran such sizes measures it",
 		words.And(far), units.FormatSize(lo), units.FormatSize(hi))
+}
+
+// sizesPastMemory says where sizes exceed what one GPU holds, as the GPU's
+// names print its memory (predict.GPUMemory, GB read as GiB; "" where they
+// print none):
+// past the largest size nccl-tests runs there, and past the memory
+// itself, which even an in-place call's buffer must fit in. nccl-tests
+// keeps a reserve of 1 GiB per 16 GiB of the memory, at most 4 GiB, and
+// 1 GiB more, and fits three buffers of its largest size in the rest (to
+// send, to receive, and the result it checks against; two with -c 0),
+// cutting maxBytes to it ("Reducing maxBytes to %ld due to memory
+// limitation", src/common.cu at nccl-tests a0b82b2).
+func sizesPastMemory(names []string, sizes []float64) string {
+	mem := predict.GPUMemory(names)
+	if mem == 0 {
+		return ""
+	}
+	const gib = 1 << 30
+	runs := (mem - min(math.Ceil(mem/(16*gib)), 4)*gib - gib) / 3
+	least := func(above float64) float64 {
+		out := 0.0
+		for _, s := range sizes {
+			if s > above && (out == 0 || s < out) {
+				out = s
+			}
+		}
+		return out
+	}
+	over, past := least(runs), least(mem)
+	if over == 0 {
+		return ""
+	}
+	n := fmt.Sprintf("from %s, the sizes are beyond what nccl-tests runs on a GPU of the %.0f GB its name prints: it runs up to %s there, three buffers of the largest size (to send, to receive, and the result it checks against) in the memory less a reserve",
+		units.FormatSize(over), mem/(1<<30), units.FormatSize(runs))
+	if past > 0 {
+		n += fmt.Sprintf("; from %s, beyond the memory itself, which holds even an in-place call's buffer: no run makes those sizes, and their times are the model's form carried there", units.FormatSize(past))
+	}
+	return n
 }
 
 // predict predicts q at sizes bytes on hw, as predict.Untabled does when

@@ -46,3 +46,39 @@ func TestPredictSizesBeyond(t *testing.T) {
 		t.Errorf("4 GiB alone: a size line:\n%s", stderr)
 	}
 }
+
+// TestPredictSizesPastMemory: a 128 GiB AllReduce on 64 x 8 H100s of 80 GB
+// was predicted as any other size (red team H). nccl-tests runs at most
+// (80 − min(⌈80/16⌉, 4) − 1) / 3 = 25 GiB there (src/common.cu of
+// nccl-tests a0b82b2: three buffers of the largest size in the memory
+// less its reserve), and no call fits a buffer past the 80 GB the Rank
+// lines' "NVIDIA H100 80GB HBM3" prints; predict says both, and nothing
+// at 16 GiB, or where the name prints no memory (GCP's A4 B200s, "NVIDIA
+// B200").
+func TestPredictSizesPastMemory(t *testing.T) {
+	t.Parallel()
+	const h100 = realDir + "h100_2x8_allreduce_default_nccltests309.log"
+	const b200 = realDir + "b200_2x8_allreduce_gke_a4.log"
+	for _, c := range []struct {
+		log, sizes string
+		want       []string // "" for no note
+	}{
+		{h100, "16GiB,32GiB,128GiB", []string{"from 32 GiB, the sizes are beyond what nccl-tests runs on a GPU of the 80 GB its name prints: it runs up to 25 GiB there", "; from 128 GiB, beyond the memory itself"}},
+		{h100, "16GiB,32GiB", []string{"from 32 GiB, the sizes are beyond", "the result it checks against) in the memory less a reserve\n"}},
+		{h100, "16GiB", nil},
+		{b200, "128GiB,1TiB", nil},
+	} {
+		code, _, stderr := runCLI("predict", "-calibrate", c.log, "-collective", "allreduce", "-nodes", "64", "-per-node", "8", "-size", c.sizes)
+		if code != 0 {
+			t.Fatalf("%s at %s: exit %d: %s", c.log, c.sizes, code, stderr)
+		}
+		if len(c.want) == 0 && strings.Contains(stderr, "beyond what nccl-tests runs") {
+			t.Errorf("%s at %s: a memory note:\n%s", c.log, c.sizes, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%s at %s: want %q:\n%s", c.log, c.sizes, w, stderr)
+			}
+		}
+	}
+}

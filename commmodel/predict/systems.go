@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
@@ -219,6 +220,26 @@ func gpuMemory(name string) string {
 		return m[1]
 	}
 	return ""
+}
+
+// GPUMemory returns the memory of one GPU that names print, the least
+// where they print several, in bytes: a name's "80GB" (nccl-tests' Rank
+// lines print the CUDA device's name, "NVIDIA H100 80GB HBM3") read as
+// 80 GiB, about what the device reports (81559 MiB for that H100). It
+// returns 0 where a name prints none ("NVIDIA H200", "AMD Instinct
+// MI300X"): the catalog holds no memory sizes.
+func GPUMemory(names []string) float64 {
+	least := 0.0
+	for _, n := range names {
+		m, err := strconv.Atoi(gpuMemory(n))
+		if err != nil || m <= 0 {
+			return 0
+		}
+		if b := float64(m) * (1 << 30); least == 0 || b < least {
+			least = b
+		}
+	}
+	return least
 }
 
 // documentedMemoryRE finds memory sizes in a catalog source's words ("A100
