@@ -362,7 +362,11 @@ func pickTests(arg, file string, n int) ([]int, error) {
 	}
 	i, err := strconv.Atoi(arg)
 	if err != nil || i < 0 || i >= n {
-		return nil, fmt.Errorf("%s: -test %s: the file holds %d tests: give 0..%d or all (-list lists them)", file, arg, n, n-1)
+		give := fmt.Sprintf("0..%d", n-1)
+		if n == 1 {
+			give = "0"
+		}
+		return nil, fmt.Errorf("%s: -test %s: the file holds %s: give %s or all (-list lists them)", file, arg, plural(n, "test", "tests"), give)
 	}
 	return []int{i}, nil
 }

@@ -568,3 +568,13 @@ func TestFitListProblems(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want the tests listed and line 61 named", code, out, stderr)
 	}
 }
+
+// TestFitTestOutOfRange: -test past a file's tests names the ones it
+// holds, in the singular for one ("holds 1 tests: give 0..0" before).
+func TestFitTestOutOfRange(t *testing.T) {
+	t.Parallel()
+	code, _, stderr := runCLI("fit", realDir+"h100_2x8_allreduce_default_nccltests309.log", "-test", "5")
+	if want := "-test 5: the file holds 1 test: give 0 or all (-list lists them)"; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, %s; want 1 and %q", code, stderr, want)
+	}
+}
