@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -58,7 +59,8 @@ type compareOutput struct {
 }
 
 // compareTable is one of the two tables compared; what its log does not
-// say is "" or 0. Collective joins names with " or ".
+// say is "" or 0, and in JSON its ranks, nodes and GPU null, as fit -list
+// writes them. Collective joins names with " or ".
 type compareTable struct {
 	File       string `json:"file"`
 	Test       int    `json:"test"`
@@ -72,6 +74,22 @@ type compareTable struct {
 	Sizes      int    `json:"sizes"`
 
 	names []string // collectiveNames
+}
+
+// MarshalJSON writes c with the ranks, nodes and GPU its log does not
+// give as null.
+func (c compareTable) MarshalJSON() ([]byte, error) {
+	type fields compareTable // without this method
+	var gpu *string
+	if c.GPU != "" {
+		gpu = &c.GPU
+	}
+	return json.Marshal(struct {
+		fields
+		Ranks *int    `json:"ranks"`
+		Nodes *int    `json:"nodes"`
+		GPU   *string `json:"gpu"`
+	}{fields(c), givenCount(c.Ranks), givenCount(c.Nodes), gpu})
 }
 
 // comparePoint is one size both tables hold. A time is the mean of the

@@ -409,3 +409,28 @@ func TestCompareBusBWFromTimes(t *testing.T) {
 		t.Errorf("exit %d; the text's 8 B and 128 B rows lack 373 KB/s and 6.16 MB/s:\n%s", code, out)
 	}
 }
+
+// TestCompareJSONUnknown: compare's JSON gives a table's ranks, nodes and
+// GPU as null where the log does not say them, as fit -list does (red
+// team L: it wrote 0 and "", which a script reads as a count and a name).
+// The 4-NIC H200 VM log prints no Rank lines: its 16 ranks come from its
+// columns, its hosts and GPU from nothing.
+func TestCompareJSONUnknown(t *testing.T) {
+	t.Parallel()
+	log := realDir + "h200_2x8_allreduce_4nic_vm_nccltests380.log"
+	code, out, stderr := runCLI("compare", log, log, "-format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got struct {
+		A map[string]any `json:"a"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]any{"ranks": 16.0, "nodes": nil, "gpu": nil, "collective": "allreduce"} {
+		if v, ok := got.A[k]; !ok || v != want {
+			t.Errorf("a.%s = %v (present %v), want %v", k, v, ok, want)
+		}
+	}
+}
