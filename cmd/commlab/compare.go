@@ -617,16 +617,20 @@ func differingRanges(ps []comparePoint) []compareRange {
 	return out
 }
 
-// String is "B slower by 1.3-1.6x from 64 KiB to 4 MiB": for a faster B
+// String is "B slower by 1.30-1.60x from 64 KiB to 4 MiB": for a faster B
 // the factor is A's time over B's.
-func (r compareRange) String() string {
+func (r compareRange) String() string { return r.text(2) }
+
+// text is String with the factors to digits decimals.
+func (r compareRange) text(digits int) string {
 	lo, hi := r.MinRatio, r.MaxRatio
 	if r.BIs == bFaster {
 		lo, hi = 1/r.MaxRatio, 1/r.MinRatio
 	}
-	by := fmt.Sprintf("%.2f-%.2fx", lo, hi)
-	if fmt.Sprintf("%.2f", lo) == fmt.Sprintf("%.2f", hi) {
-		by = fmt.Sprintf("%.2fx", hi)
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', digits, 64) }
+	by := f(lo) + "-" + f(hi) + "x"
+	if f(lo) == f(hi) {
+		by = f(hi) + "x"
 	}
 	where := "at " + units.FormatSize(float64(r.FromBytes))
 	if r.Sizes > 1 {
@@ -656,12 +660,19 @@ func (c compareTable) String() string {
 	return strings.Join(parts, ", ")
 }
 
+// writeCompareText prints out as text: its ratios to two decimals, to
+// three under a floor below 1%, whose differences two decimals would
+// print as 1.00 (and its noise to a tenth of a percent).
 func writeCompareText(w io.Writer, out compareOutput) error {
+	digits, noise := 2, 0
+	if out.NoiseFloor < 0.01 {
+		digits, noise = 3, 1
+	}
 	fmt.Fprintf(w, "A: %s\nB: %s\n", out.A, out.B)
-	fmt.Fprintf(w, "%d sizes in both: median B/A %.2f; %d beyond noise (over %g%% and over the spread of the size's own times)\n",
-		len(out.Points), out.MedianRatio, out.Differing, 100*out.NoiseFloor)
+	fmt.Fprintf(w, "%d sizes in both: median B/A %.*f; %d beyond noise (over %g%% and over the spread of the size's own times)\n",
+		len(out.Points), digits, out.MedianRatio, out.Differing, 100*out.NoiseFloor)
 	for _, r := range out.Ranges {
-		fmt.Fprintln(w, r)
+		fmt.Fprintln(w, r.text(digits))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -671,9 +682,9 @@ func writeCompareText(w io.Writer, out compareOutput) error {
 		if p.BIs == bWithinNoise {
 			is = "" // no padding at the end of the line
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\t%s\t%.0f%%%s\n", units.FormatSize(float64(p.SizeBytes)),
-			units.FormatDuration(p.ATimeS), units.FormatDuration(p.BTimeS), p.Ratio,
-			units.FormatBandwidth(p.ABusBWBps), units.FormatBandwidth(p.BBusBWBps), 100*(p.NoiseRatio-1), is)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.*f\t%s\t%s\t%.*f%%%s\n", units.FormatSize(float64(p.SizeBytes)),
+			units.FormatDuration(p.ATimeS), units.FormatDuration(p.BTimeS), digits, p.Ratio,
+			units.FormatBandwidth(p.ABusBWBps), units.FormatBandwidth(p.BBusBWBps), noise, 100*(p.NoiseRatio-1), is)
 	}
 	return tw.Flush()
 }

@@ -434,3 +434,19 @@ func TestCompareJSONUnknown(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareLowFloorDigits: under a floor below 1% the factors print to
+// three decimals, where "B faster by 1.00x at 64 MiB" and a noise of "0%"
+// hid the 0.5% difference that -floor 0.004 counts (red team M): together's
+// Ring and CollNet runs of one H100 node, 367 and 365 µs there.
+func TestCompareLowFloorDigits(t *testing.T) {
+	t.Parallel()
+	const dir = "../../data/logs/paired/h100-sxm-1x8-together/"
+	code, out, stderr := runCLI("compare", dir+"all_reduce_ring.log", dir+"all_reduce_collnet_sharp.log", "-floor", "0.004")
+	if code != 0 || !strings.Contains(out, "B faster by 1.005x at 64 MiB") || strings.Contains(out, "1.00x") {
+		t.Errorf("exit %d, %s\n%s; want the 64 MiB factor to three decimals", code, stderr, out)
+	}
+	if _, out, _ := runCLI("compare", dir+"all_reduce_ring.log", dir+"all_reduce_collnet_sharp.log"); !strings.Contains(out, "median B/A 0.99;") {
+		t.Errorf("the default floor: want two decimals:\n%s", out)
+	}
+}
