@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/data/nccltests"
 	"github.com/inframethod/commlab/internal/testlogs"
 )
 
@@ -541,12 +543,16 @@ func TestAllToAllHighGrowsWithSize(t *testing.T) {
 	}
 }
 
+// readAllLogs reads the repository's logs (testlogs.All) once for the
+// tests that measure over them all, which only read the tables.
+var readAllLogs = sync.OnceValues(func() ([]nccltests.Test, error) { return testlogs.All("../..") })
+
 // timedTwice returns, table by table, the rows of the repository's logs
 // (testlogs.Files) that time a call both out of place and in place: the
 // same call timed twice in one run.
 func timedTwice(t *testing.T) [][]Point {
 	t.Helper()
-	tests, err := testlogs.All("../..")
+	tests, err := readAllLogs()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -260,16 +260,7 @@ func BenchmarkFitSwitches(b *testing.B) {
 // table ran rests on priors alone.
 func TestTuneUnmeasuredProtocol(t *testing.T) {
 	t.Parallel()
-	var pm heldout.PairedMachine
-	for _, m := range pairedMachines(t) {
-		if m.Name == "h100-sxm-10node-cluster01" {
-			pm = m
-		}
-	}
-	m, err := predict.Calibrate(pm.Hardware, pm.Tables, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := calibratedPaired(t, "h100-sxm-10node-cluster01")
 	q := predict.Query{Collective: commmodel.AllGather, Ranks: 80, PerNode: 8}
 	cs, err := m.Choices(q, 4<<20)
 	if err != nil {
@@ -323,22 +314,12 @@ func TestTuneMeasuredBound(t *testing.T) {
 		sizes = append(sizes, s)
 	}
 	plan := func(name string, comms []predict.Comm, cols ...commmodel.Collective) []predict.TunerChoice {
-		for _, pm := range pairedMachines(t) {
-			if pm.Name != name {
-				continue
-			}
-			m, err := predict.Calibrate(pm.Hardware, pm.Tables, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, choices, err := m.TunerPlan(cols, comms, predict.Layout{}, sizes)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return choices
+		m := calibratedPaired(t, name)
+		_, choices, err := m.TunerPlan(cols, comms, predict.Layout{}, sizes)
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Fatalf("no machine %s", name)
-		return nil
+		return choices
 	}
 	for _, c := range plan("a100-sxm4-abci-ib4xhdr", []predict.Comm{{Nodes: 2, PerNode: 8}}, commmodel.Broadcast) {
 		if c.MaxBytes >= 100e3 && c.MinBytes <= 400e3 {

@@ -322,16 +322,68 @@ func widths(scores []heldout.Score) (median, p90 float64) {
 	return stat.Quantile(0.5, stat.Empirical, w, nil), stat.Quantile(0.9, stat.Empirical, w, nil)
 }
 
+// readPaired reads the paired logs once for the package's tests, which
+// only read the tables.
+var readPaired = sync.OnceValues(heldout.PairedMachines)
+
+// pairedMachines returns the paired machines (heldout.PairedMachines), in
+// lists of the caller's own: a test may filter or append to them.
 func pairedMachines(t *testing.T) []heldout.PairedMachine {
 	t.Helper()
-	ms, err := heldout.PairedMachines()
+	ms, err := readPaired()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ms) != 8 {
 		t.Fatalf("%d machines, want the README's 8", len(ms))
 	}
+	ms = slices.Clone(ms)
+	for i := range ms {
+		ms[i].Tables = slices.Clone(ms[i].Tables)
+	}
 	return ms
+}
+
+// A memo computes the value of each key once for the package's tests.
+type memo[T any] struct {
+	mu sync.Mutex
+	by map[string]func() (T, error)
+}
+
+// get returns the value of key, computing it with f on the first call.
+func (m *memo[T]) get(key string, f func() (T, error)) (T, error) {
+	m.mu.Lock()
+	if m.by == nil {
+		m.by = map[string]func() (T, error){}
+	}
+	v, ok := m.by[key]
+	if !ok {
+		v = sync.OnceValues(f)
+		m.by[key] = v
+	}
+	m.mu.Unlock()
+	return v()
+}
+
+// calibrations memoizes calibratedPaired.
+var calibrations memo[*predict.Machine]
+
+// calibratedPaired returns the paired machine named calibrated on all its
+// tables (predict.Calibrate, default settings), calibrated once for the
+// package's tests, which only read it.
+func calibratedPaired(t *testing.T, name string) *predict.Machine {
+	t.Helper()
+	ms := pairedMachines(t)
+	i := slices.IndexFunc(ms, func(m heldout.PairedMachine) bool { return m.Name == name })
+	if i < 0 {
+		t.Fatalf("no paired machine %s", name)
+	}
+	pm := ms[i]
+	m, err := calibrations.get(name, func() (*predict.Machine, error) { return predict.Calibrate(pm.Hardware, pm.Tables, nil) })
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return m
 }
 
 // TestPairedScores holds out every table of every paired machine, checks
@@ -642,7 +694,8 @@ const targetWithin = 0.15
 // beside NCCL's uncalibrated model's (where it has one), and the share of
 // points inside the 80% interval. The interval of one table pools its own
 // errors at the fit with the prior (interval.go); the test holds the pooled coverage to the 70-90%,
-// or its miss to a reason, and the rest to the golden table.
+// or its miss to a reason, and the rest to the golden table. Under -short
+// it scores the machines scoredInShort keeps and checks their rows.
 func TestPairedFromEach(t *testing.T) {
 	parallelUnlessUpdate(t)
 	var b bytes.Buffer
@@ -672,6 +725,9 @@ func TestPairedFromEach(t *testing.T) {
 			pct(fit.Median(large)), pct(fit.Median(whole)), pct(fit.Median(ncclLarge)), pct(fit.Median(ncclWhole)), n, in, pct(float64(in)/float64(n)), w50, w90)
 	}
 	for _, m := range pairedMachines(t) {
+		if !scoredInShort(m) {
+			continue
+		}
 		scores, err := heldout.FromEach(m.Hardware, m.Tables, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
@@ -681,6 +737,10 @@ func TestPairedFromEach(t *testing.T) {
 		}
 		row(m.Name, strconv.Itoa(len(m.Tables)), scores)
 		all = append(all, scores...)
+	}
+	if testing.Short() {
+		goldenRows(t, "paired_from_each.md", b.Bytes())
+		return
 	}
 	row("all", "", all)
 	checkCoverage(t, fromEachAll, heldout.Coverage(all))

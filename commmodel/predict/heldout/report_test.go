@@ -16,7 +16,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/inframethod/commlab/commmodel/predict"
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
@@ -49,10 +48,7 @@ func TestHeldOutCoverage(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: not in testdata/paired_coverage.md", m.Name)
 		}
-		cal, err := predict.Calibrate(m.Hardware, m.Tables, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", m.Name, err)
-		}
+		cal := calibratedPaired(t, m.Name)
 		own := cal.HeldOutCoverage
 		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s |\n", m.Name, len(m.Tables), int(c.points), pct(c.share()), pct(own))
 		points, looInside, inside = points+c.points, looInside+c.inside, inside+own*c.points
