@@ -23,8 +23,7 @@ const MaxNVLinksPerGPU = 18
 type NVLinks struct {
 	// Switched reports NVSwitch: some GPU shows more NVLinks summed over
 	// its peers than MaxNVLinksPerGPU, which no GPU's direct links can
-	// give (7 peers x NV17 is 119), and every two GPUs that have NVLink at
-	// all have it to each other, as a switch joins every GPU on it. It
+	// give (7 peers x NV17 is 119), so that no direct mesh reads them. It
 	// does not ask that every pair show the same NV#: a GPU with a link
 	// down shows one fewer to every peer (NV17 where the rest show NV18)
 	// and is still on the switch. NCCL knows NVSwitch by what is at the
@@ -44,9 +43,20 @@ type NVLinks struct {
 	// Off holds, behind NVSwitch, the GPUs (indices) with no NVLink to any
 	// other GPU: off the switch, their links down.
 	Off []int
+	// Islands holds, behind NVSwitch, the groups of GPUs (indices) that
+	// NVLinks join to each other, directly or through others, where there
+	// are two or more: a switch partitioned between them (NVIDIA's fabric
+	// manager partitions a host's NVSwitches so), each GPU reaching the
+	// others' over PCIe alone. Nil for one group.
+	Islands [][]int
+	// Unjoined holds, behind NVSwitch with one group, the pairs of GPUs
+	// (indices, the lower first) on the switch whose cell shows no NVLink
+	// (N/A, or a PCIe path): a switch joins every GPU on it, and they are
+	// taken as joined through it.
+	Unjoined [][2]int
 	// Joined reports that NVLinks join every GPU to every other, directly
-	// or through others (every GPU is on the switch, or a mesh reaches
-	// them all).
+	// or through others (every GPU is on the switch, in one group, or a
+	// mesh reaches them all).
 	Joined bool
 }
 
@@ -68,27 +78,61 @@ func ReadNVLinks(t *Topology) NVLinks {
 		}
 		l.Switched = l.Switched || sums[i] > MaxNVLinksPerGPU
 	}
-	// A switch joins every GPU on it to every other: a capture where two
-	// GPUs with NVLinks lack one between them is no switch's.
-	for i := range p {
-		for j := i + 1; j < p && l.Switched; j++ {
-			if links(i, j) == 0 && sums[i] > 0 && sums[j] > 0 {
-				l.Switched = false
-			}
-		}
-	}
 	if l.Switched {
+		// A switch joins every GPU on it to every other: GPUs with
+		// NVLinks that reach each other through no chain of them are
+		// switches' partitions, and a pair within one group that shows
+		// none a cell the capture left out or damaged.
+		on := make([]int, 0, p)
 		for i := range p {
 			if sums[i] == 0 {
 				l.Off = append(l.Off, i)
+			} else {
+				on = append(on, i)
 			}
 		}
-		l.Joined = len(l.Off) == 0
+		if l.Islands = islands(on, links); len(l.Islands) < 2 {
+			l.Islands = nil
+			for a, i := range on {
+				for _, j := range on[a+1:] {
+					if links(i, j) == 0 {
+						l.Unjoined = append(l.Unjoined, [2]int{i, j})
+					}
+				}
+			}
+		}
+		l.Joined = len(l.Off) == 0 && l.Islands == nil
 		return l
 	}
 	copy(l.PerGPU, sums)
 	l.Joined = p >= 2 && reach(p, links) == p
 	return l
+}
+
+// islands returns the groups of the GPUs gpus that links join, directly
+// or through others, each in the order of gpus: one group where they reach
+// each other. Time quadratic in the GPUs.
+func islands(gpus []int, links func(i, j int) int) [][]int {
+	var out [][]int
+	seen := map[int]bool{}
+	for _, g := range gpus {
+		if seen[g] {
+			continue
+		}
+		seen[g] = true
+		group := []int{g}
+		for next := 0; next < len(group); next++ {
+			for _, j := range gpus {
+				if !seen[j] && links(group[next], j) > 0 {
+					seen[j] = true
+					group = append(group, j)
+				}
+			}
+		}
+		slices.Sort(group)
+		out = append(out, group)
+	}
+	return out
 }
 
 // reach returns how many of p GPUs GPU 0 reaches over links, directly or
@@ -200,6 +244,36 @@ func InferFabric(t *Topology) commmodel.Fabric {
 	return f
 }
 
+// UnknownPairs returns t's GPU pairs (indices, the lower first) whose cell
+// gives no path (N/A): what joins them is unknown.
+func UnknownPairs(t *Topology) [][2]int {
+	var out [][2]int
+	for i := range t.gpus {
+		for j := i + 1; j < len(t.gpus); j++ {
+			if t.Path(t.gpus[i], t.gpus[j]).Class == Unknown {
+				out = append(out, [2]int{i, j})
+			}
+		}
+	}
+	return out
+}
+
+// FabricKnown reports that t settles its GPUs' fabric (InferFabric):
+// NVLinks join them (NVSwitch, with GPUs off it or partitioned, or a mesh),
+// XGMI joins every pair, or every pair's cell gives its path. Where some
+// pair's cell is N/A (UnknownPairs) and nothing joins every GPU, that
+// cell may be the link the capture leaves out: nvidia-smi prints N/A for
+// what it cannot read, and a capture of NVLinks all N/A reads as PCIe.
+func FabricKnown(t *Topology) bool {
+	if len(t.gpus) < 2 || AllXGMI(t) {
+		return true
+	}
+	if l := ReadNVLinks(t); l.Switched || l.Joined {
+		return true
+	}
+	return len(UnknownPairs(t)) == 0
+}
+
 // AllXGMI reports that t has two or more GPUs and every pair of them is
 // XGMI (AMD's Infinity Fabric, as rocm-smi --showtopo types it).
 func AllXGMI(t *Topology) bool {
@@ -241,6 +315,13 @@ func FabricNotes(t *Topology) []string {
 	if len(t.gpus) < 2 || AllXGMI(t) {
 		return nil
 	}
+	if !FabricKnown(t) {
+		u := UnknownPairs(t)
+		first := fmt.Sprintf("%s-%s", t.gpus[u[0][0]].Name, t.gpus[u[0][1]].Name)
+		return []string{fmt.Sprintf("unknown links: the capture gives no path (N/A) between %d of its %d GPU pairs (%s first), and nothing else joins every GPU: "+
+			"what joins them is unknown, and the capture settles no fabric; -hw fabric=nvswitch|mesh|pcie (fabric=infinity on an AMD host) settles it",
+			len(u), len(t.gpus)*(len(t.gpus)-1)/2, first)}
+	}
 	l := ReadNVLinks(t)
 	if !l.Joined && !l.Switched {
 		return nil // PCIe, or NVLink-bridged pairs: no fabric of NVLinks to fall short of
@@ -273,6 +354,25 @@ func FabricNotes(t *Topology) []string {
 		notes = append(notes, fmt.Sprintf("off the NVSwitch: %s %s no NVLink to any other GPU, where the other %d reach each other through NVSwitch: "+
 			"a run of all %d GPUs crosses PCIe to %s, so the capture gives fabric pcie; a run of the other %d alone is -hw fabric=nvswitch,links=%d",
 			words.And(names(l.Off)), verb(len(l.Off), "has", "have"), on, len(t.gpus), words.And(names(l.Off)), on, l.Least()))
+	}
+	if len(l.Islands) > 0 {
+		var groups []string
+		for _, g := range l.Islands {
+			groups = append(groups, strings.Join(names(g), "-"))
+		}
+		notes = append(notes, fmt.Sprintf("NVSwitch partitions: %s reach each other over NVLink only within their group (the fabric manager's partitions, or a VM given one): "+
+			"a run across the groups crosses PCIe between them, so the capture gives fabric pcie; a run within one group is -hw fabric=nvswitch,links=%d,gpus=%d",
+			words.And(groups), l.Least(), len(l.Islands[0])))
+	}
+	if len(l.Unjoined) > 0 {
+		var pairs []string
+		for _, u := range l.Unjoined {
+			a, b := t.gpus[u[0]], t.gpus[u[1]]
+			pairs = append(pairs, fmt.Sprintf("%s-%s (%s)", a.Name, b.Name, t.Path(a, b)))
+		}
+		notes = append(notes, fmt.Sprintf("the capture shows no NVLink between %s, where each reaches every other GPU over NVLink through the NVSwitch: "+
+			"a switch joins every GPU on it, and the %s taken as joined (a cell the capture left out or damaged; nvidia-smi topo -m on the host shows it again); -hw fabric=pcie if a run of all %d GPUs crosses PCIe there",
+			words.And(pairs), verb(len(pairs), "pair is", "pairs are"), len(t.gpus)))
 	}
 	return notes
 }
@@ -331,6 +431,17 @@ func DescribeFabric(t *Topology) string {
 		return fmt.Sprintf("%s, %d GPUs, no XGMI between every pair", f.Kind, f.P)
 	}
 	l := ReadNVLinks(t)
+	if len(l.Islands) > 0 {
+		var groups []string
+		for _, g := range l.Islands {
+			var each []string
+			for _, i := range g {
+				each = append(each, t.gpus[i].Name)
+			}
+			groups = append(groups, strings.Join(each, "-"))
+		}
+		return fmt.Sprintf("%s, %d GPUs: NVSwitch (NV%d) joins %s, each group apart (partitions)", f.Kind, f.P, l.Most(), words.And(groups))
+	}
 	if len(l.Off) > 0 {
 		off := []string{}
 		for _, g := range l.Off {

@@ -1,6 +1,14 @@
 package topo
 
-import "testing"
+import (
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/inframethod/commlab/commmodel"
+)
 
 // TestNVLinkGraph: NVLink joins every GPU of Azure's ND40rs v2 (DGX-1's
 // hybrid cube-mesh of 8 V100s) to every other through NV1 and NV2 links, 6
@@ -26,5 +34,82 @@ func TestNVLinkGraph(t *testing.T) {
 		if got := NVLinkGraph(top); got != c.want {
 			t.Errorf("%s: %d NVLinks a GPU, want %d", c.file, got, c.want)
 		}
+	}
+}
+
+// editedHGX returns the HGX H100 capture of sglang#30401 (8 GPUs, NV18
+// between every pair) with the GPU pairs cell says otherwise of set to
+// its word, in both of their cells.
+func editedHGX(t *testing.T, cell func(i, j int) string) *Topology {
+	t.Helper()
+	b, err := os.ReadFile("testdata/real/h100_hgx_8nic_sglang30401.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	for k, l := range lines {
+		f := strings.Fields(l)
+		if len(f) < 9 || !strings.HasPrefix(f[0], "GPU") || f[1] == "GPU1" {
+			continue
+		}
+		i, err := strconv.Atoi(strings.TrimPrefix(f[0], "GPU"))
+		if err != nil {
+			continue
+		}
+		for j := range 8 {
+			if w := cell(i, j); w != "" && i != j {
+				f[1+j] = w
+			}
+		}
+		lines[k] = strings.Join(f, "\t")
+	}
+	top, _, err := ParseString(strings.Join(lines, "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return top
+}
+
+// TestSwitchUnjoinedPairs: NVSwitch is known by a GPU's NVLinks summed
+// over its peers beyond what a GPU has, whatever pairs show none. One pair
+// left N/A (or SYS) read as a mesh of 108 links a GPU, which no GPU has,
+// labelled the capture's; it is the switch's, the pair taken as joined and
+// named. Two groups of 4 that reach each other over PCIe alone (NVSwitch
+// partitions) are PCIe between the groups. Every pair N/A says nothing
+// of the fabric, where it read as PCIe.
+func TestSwitchUnjoinedPairs(t *testing.T) {
+	pair := func(word string) func(i, j int) string {
+		return func(i, j int) string {
+			if i == 3 && j == 5 || i == 5 && j == 3 {
+				return word
+			}
+			return ""
+		}
+	}
+	for _, word := range []string{"N/A", "SYS"} {
+		top := editedHGX(t, pair(word))
+		l := ReadNVLinks(top)
+		if f := InferFabric(top); f.Kind != commmodel.Switched || f.Links != 18 || !slices.Equal(l.Unjoined, [][2]int{{3, 5}}) || !FabricKnown(top) {
+			t.Errorf("GPU3-GPU5 %s: %v, unjoined %v; want switched of 18 links, 3-5 unjoined", word, f, l.Unjoined)
+		}
+		if n := strings.Join(FabricNotes(top), "\n"); !strings.Contains(n, "no NVLink between GPU3-GPU5 ("+word+")") {
+			t.Errorf("GPU3-GPU5 %s: notes %q; want the pair named", word, n)
+		}
+	}
+	halves := editedHGX(t, func(i, j int) string {
+		if i < 4 != (j < 4) {
+			return "SYS"
+		}
+		return ""
+	})
+	if f, l := InferFabric(halves), ReadNVLinks(halves); f.Kind != commmodel.SharedPCIe || len(l.Islands) != 2 || !strings.Contains(strings.Join(FabricNotes(halves), "\n"), "NVSwitch partitions: GPU0-GPU1-GPU2-GPU3 and GPU4-GPU5-GPU6-GPU7") {
+		t.Errorf("two groups of 4: %v, islands %v, notes %q; want PCIe between two partitions, named", f, l.Islands, FabricNotes(halves))
+	}
+	unknown := editedHGX(t, func(i, j int) string { return "N/A" })
+	if FabricKnown(unknown) || len(UnknownPairs(unknown)) != 28 || !strings.Contains(strings.Join(FabricNotes(unknown), "\n"), "between 28 of its 28 GPU pairs") {
+		t.Errorf("every pair N/A: known %v, unknown pairs %d, notes %q; want the fabric unsettled and said", FabricKnown(unknown), len(UnknownPairs(unknown)), FabricNotes(unknown))
+	}
+	if whole := editedHGX(t, func(i, j int) string { return "" }); !FabricKnown(whole) || len(FabricNotes(whole)) != 0 || len(ReadNVLinks(whole).Unjoined) != 0 {
+		t.Errorf("the capture as posted: notes %q; want none", FabricNotes(whole))
 	}
 }

@@ -3,9 +3,11 @@ package topo
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
 )
 
@@ -139,9 +141,11 @@ func TestAsymmetricFolded(t *testing.T) {
 }
 
 // TestNVLinksBounded: an NV# cell of more links than MaxLinks, or past
-// int64, is ErrNVLinks at its cell, and a GPU whose NVLinks summed over
-// peers no NVSwitch joins are more than MaxLinks is ErrNVLinks at its row:
-// the links a capture gives are always a count -hw links takes.
+// int64, is ErrNVLinks at its cell: the links a capture gives are always a
+// count -hw links takes. A GPU whose NVLinks summed over its peers pass
+// MaxNVLinksPerGPU reads as NVSwitch, whose links are one pair's, even
+// where some pairs show none (they were read as a mesh of the summed
+// links, which no GPU has, and refused past MaxLinks).
 func TestNVLinksBounded(t *testing.T) {
 	nv := func(s string) func(i, j int) string { return func(i, j int) string { return s } }
 	top, _, err := ParseString(capture(gpuNames(8), nv(fmt.Sprintf("NV%d", MaxLinks))))
@@ -152,21 +156,28 @@ func TestNVLinksBounded(t *testing.T) {
 		t.Errorf("NV%d behind NVSwitch: links %d, want %[1]d", MaxLinks, f.Links)
 	}
 	// A ring of four GPUs, each with NV<MaxLinks> to its two neighbours
-	// and SYS across: no switch, so a GPU has its two pairs' links.
+	// and SYS across: more links than a GPU has, so a switch, and the
+	// pairs across taken as joined through it.
 	ring := capture(gpuNames(4), func(i, j int) string {
 		if (i-j+4)%4 == 2 {
 			return "SYS"
 		}
 		return fmt.Sprintf("NV%d", MaxLinks)
 	})
+	rt, _, err := ParseString(ring)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, l := InferFabric(rt), ReadNVLinks(rt); f.Kind != commmodel.Switched || f.Links != MaxLinks || !slices.Equal(l.Unjoined, [][2]int{{0, 2}, {1, 3}}) {
+		t.Errorf("a ring of NV%d: %v, unjoined %v; want switched of %[1]d links, pairs 0-2 and 1-3 unjoined", MaxLinks, f, l.Unjoined)
+	}
 	for name, c := range map[string]struct {
 		text      string
 		line, col int
 		msg       string
 	}{
-		"one more":    {capture(gpuNames(8), nv(fmt.Sprintf("NV%d", MaxLinks+1))), 2, 10, fmt.Sprintf(`"NV%d": links past %d`, MaxLinks+1, MaxLinks)},
-		"past int64":  {capture(gpuNames(2), nv("NV99999999999999999999")), 2, 10, `"NV99999999999999999999": links past`},
-		"ring summed": {ring, 2, 0, fmt.Sprintf("GPU0 has %d NVLinks summed over its peers", 2*MaxLinks)},
+		"one more":   {capture(gpuNames(8), nv(fmt.Sprintf("NV%d", MaxLinks+1))), 2, 10, fmt.Sprintf(`"NV%d": links past %d`, MaxLinks+1, MaxLinks)},
+		"past int64": {capture(gpuNames(2), nv("NV99999999999999999999")), 2, 10, `"NV99999999999999999999": links past`},
 	} {
 		_, _, err := ParseString(c.text)
 		var pe *ParseError

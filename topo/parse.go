@@ -704,9 +704,6 @@ func (p *parser) build() (*Topology, error) {
 		return nil, err
 	}
 	p.setPaths(t, colDev, cells)
-	if err := p.linksOver(t, seen); err != nil {
-		return nil, err
-	}
 	for _, r := range short {
 		p.warnShort(r, cells)
 	}
@@ -794,21 +791,6 @@ func (p *parser) setPaths(t *Topology, colDev []Device, cells []cell) {
 			t.SetPath(colDev[i], colDev[j], path)
 		}
 	}
-}
-
-// linksOver returns an ErrNVLinks at the row of the first GPU whose
-// NVLinks, as the fabric reads them (ReadNVLinks: summed over its peers
-// where no NVSwitch joins them), are more than MaxLinks, else nil; rows
-// holds each device's row line.
-func (p *parser) linksOver(t *Topology, rows map[string]int) error {
-	for g, n := range ReadNVLinks(t).PerGPU {
-		if n > MaxLinks {
-			name := t.gpus[g].Name
-			return p.errLine(rows[name], fmt.Errorf("%s has %d NVLinks summed over its peers, which no NVSwitch joins, past %d, the most -hw links takes: %w",
-				name, n, MaxLinks, ErrNVLinks))
-		}
-	}
-	return nil
 }
 
 // asymmetric reports the disagreeing cells a (row i, column j) and b (row j,

@@ -73,9 +73,10 @@ type Path struct {
 // MaxLinks is the most GPU-to-GPU links (NVLink, Infinity Fabric) a GPU
 // may have, to one peer or to all: a GPU has at most MaxNVLinksPerGPU, and
 // a count far beyond that is a typing error, not a machine. ParsePath
-// reads no NV# above it, Parse no capture whose GPU would have more
-// (ErrNVLinks), and predict's -hw links takes counts up to it, so that the
-// links a capture gives are ones -hw takes.
+// reads no NV# above it (ErrNVLinks), and predict's -hw links takes counts
+// up to it, so that the links a capture gives are ones -hw takes: a GPU's
+// NVLinks summed over its peers beyond MaxNVLinksPerGPU read as NVSwitch
+// (ReadNVLinks), whose links are one pair's.
 const MaxLinks = 1 << 16
 
 // NV returns the path of n bonded NVLinks (nvidia-smi's "NV<n>").
@@ -135,7 +136,7 @@ var (
 	// not a path class.
 	ErrPathToken = errors.New("not a path class (want X, NV#, PIX, PXB, PHB, NODE, SYS or N/A)")
 	// ErrNVLinks is the cause of a ParseError on an NV# cell of more than
-	// MaxLinks links, or on the row of a GPU whose NVLinks add up to more.
+	// MaxLinks links.
 	ErrNVLinks = errors.New("more NVLinks than a GPU has")
 )
 

@@ -97,30 +97,7 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 		case h.hostGPUs != n:
 			kept = append(kept, fmt.Sprintf("gpus_per_node %d", n))
 		}
-		xgmi := topo.AllXGMI(t)
-		f := topo.InferFabric(t)
-		if part && f.Kind == commmodel.FullMesh && !xgmi {
-			// The NVLinks among some of the host's GPUs: a pair behind
-			// NVSwitch shows all its links as a pair joined directly does,
-			// and a pair of a 4-GPU board a third of them.
-			return kept
-		}
-		if h.Sources.Fabric == SourceUser || h.Sources.NVLinks == SourceUser {
-			c := *h
-			if c.setFabric(f, xgmi); c.Fabric != h.Fabric || c.links() != h.links() {
-				kept = append(kept, fmt.Sprintf("fabric %s of %d NVLinks", c.Fabric, c.links()))
-			}
-		} else {
-			h.setFabric(f, xgmi)
-		}
-		switch pairs := h.Fabric == FabricPCIe && anyBridge(t); {
-		case part && !pairs:
-			// The GPUs it does not show may be bridged pairs.
-		case h.Sources.NVLinkPairs != SourceUser:
-			h.nvlinkPairs, h.Sources.NVLinkPairs = pairs, SourceTopo
-		case h.nvlinkPairs != pairs:
-			kept = append(kept, fmt.Sprintf("nvlink_pairs %v", pairs))
-		}
+		kept = append(kept, h.captureFabric(t, part)...)
 	}
 	if len(t.NICs()) == 0 || part {
 		return kept
@@ -147,6 +124,42 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 		h.NICPath, h.Sources.NICPath = path, SourceTopo
 	case h.NICPath != path:
 		kept = append(kept, "nic_path "+path.String())
+	}
+	return kept
+}
+
+// captureFabric sets the fabric, NVLinks, NVLS and bridged pairs that
+// capture t of two or more GPUs settles (SetTopology), part reporting that
+// it may show part of its host, and returns what the user gave otherwise.
+func (h *Hardware) captureFabric(t *topo.Topology, part bool) (kept []string) {
+	if !topo.FabricKnown(t) {
+		// Pairs of N/A cells, which may be the links: the capture settles
+		// neither the fabric nor bridged pairs (FabricNotes says so).
+		return nil
+	}
+	xgmi := topo.AllXGMI(t)
+	f := topo.InferFabric(t)
+	if part && f.Kind == commmodel.FullMesh && !xgmi {
+		// The NVLinks among some of the host's GPUs: a pair behind
+		// NVSwitch shows all its links as a pair joined directly does,
+		// and a pair of a 4-GPU board a third of them.
+		return nil
+	}
+	if h.Sources.Fabric == SourceUser || h.Sources.NVLinks == SourceUser {
+		c := *h
+		if c.setFabric(f, xgmi); c.Fabric != h.Fabric || c.links() != h.links() {
+			kept = append(kept, fmt.Sprintf("fabric %s of %d NVLinks", c.Fabric, c.links()))
+		}
+	} else {
+		h.setFabric(f, xgmi)
+	}
+	switch pairs := h.Fabric == FabricPCIe && anyBridge(t); {
+	case part && !pairs:
+		// The GPUs it does not show may be bridged pairs.
+	case h.Sources.NVLinkPairs != SourceUser:
+		h.nvlinkPairs, h.Sources.NVLinkPairs = pairs, SourceTopo
+	case h.nvlinkPairs != pairs:
+		kept = append(kept, fmt.Sprintf("nvlink_pairs %v", pairs))
 	}
 	return kept
 }

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -297,4 +298,30 @@ func readFixture(t testing.TB, f string) *topo.Topology {
 		t.Fatal(err)
 	}
 	return tp
+}
+
+// TestSetTopologyUnknownPairs: a capture whose GPU pairs are all N/A
+// (nvidia-smi's word for what it cannot read, here the HGX H100 capture
+// of sglang#30401 with every NV18 so) settles no fabric: the H100's
+// catalog NVSwitch, 18 links and NVLS stand, where it read as PCIe from
+// the capture; its NICs and their path, which its other cells give, are
+// still the capture's.
+func TestSetTopologyUnknownPairs(t *testing.T) {
+	b, err := os.ReadFile("../../topo/testdata/real/h100_hgx_8nic_sglang30401.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp, _, err := topo.ParseString(strings.ReplaceAll(string(b), "NV18", "N/A "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := DefaultHardware("NVIDIA H100 80GB HBM3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetTopology(tp)
+	if h.Fabric != FabricNVSwitch || h.Sources.Fabric == SourceTopo || h.links() != 18 || !h.NVLS || h.Sources.NICs != SourceTopo || h.NICs != 8 {
+		t.Errorf("every GPU pair N/A: fabric %v (%s), links %d, NVLS %v, NICs %d (%s); want the catalog's NVSwitch of 18 with NVLS, the capture's 8 NICs",
+			h.Fabric, h.Sources.Fabric, h.links(), h.NVLS, h.NICs, h.Sources.NICs)
+	}
 }
