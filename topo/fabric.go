@@ -377,13 +377,8 @@ func FabricNotes(t *Topology) []string {
 	return notes
 }
 
-// verb returns one where n is 1, else many.
-func verb(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// verb returns one where n is 1, else many (words.Verb).
+var verb = words.Verb
 
 // DescribeFabric describes t's GPU fabric in a few words, as InferFabric
 // infers it (commmodel.Fabric.String), except that

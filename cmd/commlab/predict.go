@@ -833,6 +833,8 @@ func (out *predictOutput) predict(hw predict.Hardware, tables []predict.Table, q
 		}
 		out.Model = untabledModel(hw, q, preds, why)
 		m := predict.Uncalibrated(hw)
+		// The release Untabled runs, NCCL's latest, assumed.
+		out.Hardware.Facts = withFact(out.Hardware.Facts, factOf(m.Facts(), "nccl_version"))
 		rccl = m.RunsRCCL()
 		out.Layout = layoutOutput(m.Layout(q), q.Ranks)
 		beyond, err := m.Beyond(q)
@@ -1041,13 +1043,8 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 	return tw.Flush()
 }
 
-// plural is n and the noun, singular for 1.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+// plural is n and the noun, singular for 1 (words.Count).
+var plural = words.Count
 
 func derefNaN(p *float64) float64 {
 	if p == nil {

@@ -145,15 +145,14 @@ type Machine struct {
 	NCCLWeight float64
 
 	version nccl.Version
-	// versionFrom says where version came from: the source of the table
-	// whose release it is (Table.VersionFrom), SourceAssumed where no
-	// table gave one.
-	versionFrom Source
-	x           [numParams]float64 // natural values; latency factors are dimensionless
-	held        [numParams]bool    // on their physical bound, which the tables push against (fitResult)
-	free        [numParams]float64 // the fit without the bounds where one holds (design.unbounded)
-	spread      spread
-	refs        *references
+	// release is the nccl_version fact of the table whose release's
+	// tuner version is (Table.VersionFact), zero without tables.
+	release Fact
+	x       [numParams]float64 // natural values; latency factors are dimensionless
+	held    [numParams]bool    // on their physical bound, which the tables push against (fitResult)
+	free    [numParams]float64 // the fit without the bounds where one holds (design.unbounded)
+	spread  spread
+	refs    *references
 	// tables are the calibration tables, whose measured times bound what
 	// a tuner rule may claim (measuredAt).
 	tables []Table
@@ -616,12 +615,8 @@ func (m *Machine) beyondPCIe(oneNode bool) string {
 		return "" // given: a PCIe fabric, or its bridged pairs (pairs=true)
 	}
 	fit := FormatValue(m.x[parIntraBW], params[parIntraBW].unit)
-	gen := fmt.Sprintf("PCIe Gen%d", h.GPU.PCIeGen)
-	if h.GPU.PCIeGen == 0 {
-		gen = "PCIe (Gen3's, the generation unknown)"
-	}
-	pcie := fmt.Sprintf("the tables fit intra_bw at %s, %.1f times the %s rate of the assumed PCIe fabric: %s's GPUs are joined by more than PCIe",
-		fit, r, gen, h.GPU.Name)
+	pcie := fmt.Sprintf("the tables fit intra_bw at %s, %.1f times the rate of the assumed PCIe fabric (%s): %s's GPUs are joined by more than PCIe",
+		fit, r, pcieLink(h.GPU.PCIeGen), h.GPU.Name)
 	if host := max(HostGPUs(m.tables), h.PerHost()); h.GPU.Known && h.GPU.BridgeLinks > 0 && host > 2 && !m.refs.runsRCCL() {
 		// A bridge joins two cards: on a host of more, pairs of them
 		// (Azure's NC96 A100 v4: NV12 within each pair, SYS between),
@@ -798,7 +793,7 @@ func (m *Machine) design(tables []Table) (*design, []string, error) {
 			notes = append(notes, n)
 		}
 		if m.version.Before(rn.version) {
-			m.version, m.versionFrom = rn.version, t.VersionFact().Source
+			m.version, m.release = rn.version, t.VersionFact()
 		}
 		d.runs = append(d.runs, rn)
 		for _, p := range t.Points {

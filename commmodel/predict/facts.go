@@ -1,7 +1,6 @@
 package predict
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -120,10 +119,7 @@ var facts = []fact{
 			return "unknown" // a capture's NVLinks on a GPU the catalog lacks
 		}
 		if h.links() == 0 { // no NVLink: the cards' PCIe link
-			v := fmt.Sprintf("PCIe Gen%d %s", h.GPU.PCIeGen, units.FormatBandwidth(nccl.PCIeBW(h.GPU.PCIeGen)))
-			if h.GPU.PCIeGen == 0 {
-				v = fmt.Sprintf("PCIe %s, generation unknown (Gen3's rate)", units.FormatBandwidth(nccl.PCIeBW(0)))
-			}
+			v := pcieLink(h.GPU.PCIeGen)
 			if h.hostCopy() {
 				v += ", no P2P" // intra_bw's prior is HostCopyBW
 			}
@@ -209,10 +205,14 @@ func (h *Hardware) Facts() []Fact {
 // the value the calibration fit for it where the tables identify the
 // parameter that measures it (Fact.Fitted): nic_bw, and where the fit is
 // held at the line rate, the rate the tables would put it at. Last comes
-// nccl_version, the release whose tuner the model runs (Version), with
-// its table's source.
+// nccl_version, that of the table whose release's tuner the model runs
+// (Version; Table.VersionFact).
 func (m *Machine) Facts() []Fact {
-	out := append(m.Hardware.Facts(), versionFact(m.version, cmp.Or(m.versionFrom, SourceAssumed)))
+	release := m.release
+	if release.Name == "" { // no table
+		release = versionFact(m.version, m.version, SourceAssumed)
+	}
+	out := append(m.Hardware.Facts(), release)
 	if len(m.Params) != numParams {
 		return out
 	}
@@ -232,21 +232,36 @@ func (m *Machine) Facts() []Fact {
 	return out
 }
 
-// versionFact is the fact nccl_version: NCCL's release v, whose tuner the
-// model runs, from src.
-func versionFact(v nccl.Version, src Source) Fact {
-	return Fact{Name: "nccl_version", Value: v.String(), Source: src}
+// pcieLink describes a card's PCIe x16 link of generation gen and NCCL's
+// rate for it (nccl.PCIeBW), Gen3's where gen is 0, unknown.
+func pcieLink(gen int) string {
+	if gen == 0 {
+		return fmt.Sprintf("PCIe %s, generation unknown (Gen3's rate)", units.FormatBandwidth(nccl.PCIeBW(0)))
+	}
+	return fmt.Sprintf("PCIe Gen%d %s", gen, units.FormatBandwidth(nccl.PCIeBW(gen)))
 }
 
-// VersionFact returns t's nccl_version as the model runs it: its Version
-// from VersionFrom, the nearest release the tuner model follows where it
-// follows no other, NCCL's latest assumed where t gives none.
+// versionFact is the fact nccl_version: NCCL's release v, from src, whose
+// tuner the model runs, or, where the tuner model follows no such release,
+// the nearest it follows, tuner.
+func versionFact(v, tuner nccl.Version, src Source) Fact {
+	value := v.String()
+	if tuner != v {
+		value += fmt.Sprintf(" (the model runs NCCL %v's tuner)", tuner)
+	}
+	return Fact{Name: "nccl_version", Value: value, Source: src, Key: "version"}
+}
+
+// VersionFact returns t's nccl_version: its Version from VersionFrom and
+// the release whose tuner the model runs for it, the nearest the tuner
+// model follows where it follows no other (versionOf); NCCL's latest
+// assumed where t gives none.
 func (t *Table) VersionFact() Fact {
 	v, guess, _ := versionOf(t.Version)
 	if guess {
-		return versionFact(v, SourceAssumed)
+		return versionFact(v, v, SourceAssumed)
 	}
-	return versionFact(v, t.VersionFrom.orUser())
+	return versionFact(t.Version, v, t.VersionFrom.orUser())
 }
 
 // Spec returns the Describe spec, comma-separated KEY=VALUE pairs in Facts'

@@ -253,7 +253,7 @@ func (gr *guesser) at(sizes []float64) ([]Guess, error) {
 				// no release, and a log of the machine is what settles it.
 				hint = UntabledVersionHint
 			}
-			g := Guess{Fact: Fact{Name: "nccl_version", Value: nccl.Latest.String(), Source: SourceAssumed, Key: "version"},
+			g := Guess{Fact: versionFact(nccl.Latest, nccl.Latest, SourceAssumed),
 				Alternative: gr.release.value, Hint: hint}
 			if g.moves(sizes, basePreds, preds) {
 				out = append(out, g)

@@ -79,8 +79,9 @@ func TestHostCopyPrior(t *testing.T) {
 		{"NVIDIA L40S", "", 24e9, "PCIe Gen4 24 GB/s"},
 		{"NVIDIA RTX PRO 6000 Blackwell Server Edition", "", 48e9, "PCIe Gen5 48 GB/s"},
 		{"NVIDIA GeForce RTX 3090", "", 24e9, "PCIe Gen4 24 GB/s"},
-		// The catalog gives no PCIe generation for GB10 (DGX Spark), whose
-		// fact read "PCIe Gen0" (red team N); nccl.PCIeBW takes Gen3's.
+		// The catalog gives no PCIe generation for GB10 (DGX Spark):
+		// nccl.PCIeBW takes Gen3's, and the fact says the generation is
+		// unknown.
 		{"NVIDIA GB10", "", 12e9, "PCIe 12 GB/s, generation unknown (Gen3's rate)"},
 	} {
 		h, err := Describe(c.gpu, c.spec)

@@ -2,13 +2,16 @@ package nccltests
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/inframethod/commlab/commmodel"
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/internal/words"
 )
 
 // maxRanks bounds the rank counts the reader solves for.
@@ -267,6 +270,7 @@ func solveRanks(c commmodel.Collective, lo, hi float64) (nlo, nhi int) {
 func (p *parser) infer(s *testState, want *op) {
 	t := s.t
 	t.Source = p.name
+	p.splitGroups(s)
 	if len(s.gpus) == 1 {
 		t.System = s.gpus[0]
 	}
@@ -277,12 +281,24 @@ func (p *parser) infer(s *testState, want *op) {
 			ErrInconsistent, hostName(a.host), onOff(a.gdr.Value), a.gdr.Line, hostName(b.host), onOff(b.gdr.Value))
 	}
 	if v, w, ok := t.Evidence.releases(); ok && v != w {
-		p.problem(max(t.Evidence.NCCLVersion.Line, t.Evidence.Library.Line), 0, "%w: NCCL's version line gives %v (line %d), the header's library %v (line %d), where one process loads one library: the lines are of two runs; NCCL's line is taken",
-			ErrInconsistent, v, t.Evidence.NCCLVersion.Line, w, t.Evidence.Library.Line)
+		lib := "NCCL"
+		if t.Evidence.RCCL.Value {
+			lib = "RCCL"
+		}
+		p.problem(max(t.Evidence.NCCLVersion.Line, t.Evidence.Library.Line), 0, "%w: %s's version line gives %v (line %d), the header's %s-library %v (line %d), where one process loads one library: the lines are of two runs; %[2]s's line is taken",
+			ErrInconsistent, lib, v, t.Evidence.NCCLVersion.Line, strings.ToLower(lib), w, t.Evidence.Library.Line)
 	}
 	if a, b, na, nb, mixed := s.debug.listConflict(); mixed {
-		p.problem(b.line, 0, "%w: NCCL's processes list different NICs, %d on %s and %d on %s: each lists its own host's ports, and a host that lists fewer may have one down (ibstat on it shows each port's state); NCCL's rings cross every host's NICs, and the NIC count is left unknown",
-			ErrInconsistent, na, a.where(), nb, b.where())
+		why := "each lists its own host's ports, and a host that lists fewer may have one down (ibstat on it shows each port's state)"
+		if a.host != "" && a.host == b.host {
+			why = "each lists the devices it may use, and processes of one host that list different ones were given different NCCL_IB_HCA (or devices)"
+		}
+		count := "the NIC count is left unknown"
+		if c := t.Evidence.NICCount; c.Known() {
+			count = fmt.Sprintf("the NIC count is the %d the channel lines name (line %d)", c.Value, c.Line)
+		}
+		p.problem(b.line, 0, "%w: NCCL's processes list different NICs, %d on %s and %d on %s: %s; NCCL's rings cross every host's NICs, and %s",
+			ErrInconsistent, na, a.where(), nb, b.where(), why, count)
 	}
 	// One algorithm (protocol) in the TUNING lines of calls of as many
 	// sizes as the table's rows is what NCCL ran at every size; lines of
@@ -418,6 +434,62 @@ func (p *parser) inferProcesses(s *testState) {
 	}
 }
 
+// splitGroups records the Rank lines of s that print their group. Where
+// they name one, every line is the run's. Where they name several, the
+// run was split: nccl-tests splits its processes by NCCL_TESTS_SPLIT into
+// groups, each its own communicator, all run at once (MPI_Comm_split by
+// the colour the Rank line prints as its Group, src/common.cu at
+// nccl-tests a0b82b2); the table's bus bandwidth counts the ranks of rank
+// 0's group (its nProcs, the split communicator's), and its times are the
+// mean over every group's processes (Allreduce of the time over
+// MPI_COMM_WORLD, divided by all of them). Rank 0's group's lines are kept,
+// those of the others left out, with a warning (ErrSplit) at the first of
+// them, and where the groups differ in size, ErrInconsistent too: the
+// mean then mixes runs of different sizes. Without rank 0's line, the
+// group of the lowest rank listed stands for it.
+func (p *parser) splitGroups(s *testState) {
+	if len(s.grouped) == 0 {
+		return
+	}
+	sizes := map[int]int{}
+	low := s.grouped[0]
+	for _, r := range s.grouped {
+		sizes[r.group]++
+		if r.d.Rank < low.d.Rank {
+			low = r
+		}
+	}
+	s.split = len(sizes) > 1
+	first := 0 // the line of the first Rank line of another group
+	for _, r := range s.grouped {
+		if !s.split || r.group == low.group {
+			s.addRank(r.d, r.hasPid)
+		} else if first == 0 {
+			first = r.d.Line
+		}
+	}
+	if !s.split {
+		return
+	}
+	whose := "rank 0's group"
+	if low.d.Rank != 0 {
+		whose = fmt.Sprintf("the group of rank %d, the lowest listed (no Rank line lists rank 0)", low.d.Rank)
+	}
+	kept := sizes[low.group]
+	msg := fmt.Sprintf("the Rank lines name %d groups, which nccl-tests' NCCL_TESTS_SPLIT makes, each group its own communicator, all run at once: the table's bus bandwidth counts the %s of %s, and its times are the mean over every group's processes; the %s of the other groups %s left out",
+		len(sizes), words.Count(kept, "rank", "ranks"), whose, words.Count(len(s.grouped)-kept, "Rank line", "Rank lines"), words.Verb(len(s.grouped)-kept, "is", "are"))
+	counts := slices.Sorted(maps.Values(sizes))
+	if counts[0] != counts[len(counts)-1] {
+		var each []string
+		for _, g := range slices.Sorted(maps.Keys(sizes)) {
+			each = append(each, strconv.Itoa(sizes[g]))
+		}
+		p.problem(first, 0, "%w: %s; the groups differ in size (%s Rank lines), so the mean mixes runs of different sizes, which no model of one run holds: %w", ErrSplit, msg, strings.Join(each, ", "), ErrInconsistent)
+		return
+	}
+	p.problem(first, 0, "%w: %s", ErrSplit, msg)
+}
+
 // inferCounts sets the rank and node counts of s from the overrides or the
 // Rank lines, and reports Rank lines that repeat or skip ranks.
 func (p *parser) inferCounts(s *testState) {
@@ -438,15 +510,7 @@ func (p *parser) inferCounts(s *testState) {
 	// gives the count, and the hosts listed are only some of them. Those
 	// of a split run's group skip the other groups' ranks: each of its
 	// lines is one of the group's ranks.
-	split := len(s.otherGroups) > 0
-	if split {
-		others := 0
-		for _, k := range s.otherGroups {
-			others += k
-		}
-		p.problem(t.Line, 0, "%w: the Rank lines name %d groups, which nccl-tests' NCCL_TESTS_SPLIT makes, each group its own communicator and all of them run at once: the table is rank 0's group's, %d Rank lines; the %d lines of the other groups are left out",
-			ErrSplit, len(s.otherGroups)+1, len(ranks), others)
-	}
+	split := s.split
 	elided := len(ranks) > 0 && !split && (ranks[len(ranks)-1]+1 > len(ranks) || p.opt.Ranks > len(ranks))
 	switch {
 	case elided && ranks[len(ranks)-1]+1 == len(ranks):

@@ -70,10 +70,10 @@ type parser struct {
 	// printed with %f, trailing zeros and all.
 	fromRecords bool
 	jsonCol     int
-	// hostLabels reports that a line read so far carried pdsh's host label
-	// before one of nccl-tests' comment lines (hostLabel): every label is
-	// stripped from there.
-	hostLabels bool
+	// hostLabels are the pdsh host labels (hostLabel) that lines read so
+	// far carried before one of nccl-tests' comment lines: each is
+	// stripped from every line it starts, at most maxHosts of them.
+	hostLabels map[string]bool
 }
 
 // testState is a test being read and what its lines said about it.
@@ -119,11 +119,10 @@ type testState struct {
 	// endCol its record's column in a JSON input.
 	maxBytes, endSize int64
 	endLine, endCol   int
-	// group is the Group of rank 0's Rank line, -1 before it or where it
-	// gives none; otherGroups counts the Rank lines of other groups
-	// (splitGroup), by group.
-	group       int
-	otherGroups map[int]int
+	// grouped are the Rank lines that print their group, which
+	// splitGroups weighs; split reports that they name several.
+	grouped []groupedRank
+	split   bool
 }
 
 // problem records a problem at line and column (0: the whole line).
@@ -379,7 +378,7 @@ func (p *parser) start(n int, keep func(*testState) bool) *testState {
 		return c
 	}
 	p.finish()
-	s := &testState{t: &Test{Line: n, OutOfBounds: -1}, rankLines: map[int]int{}, group: -1, hostSet: stringSet{}, gpuSet: stringSet{}, procs: map[string]bool{}}
+	s := &testState{t: &Test{Line: n, OutOfBounds: -1}, rankLines: map[int]int{}, hostSet: stringSet{}, gpuSet: stringSet{}, procs: map[string]bool{}}
 	if p.pending != "" {
 		s.t.Op, s.t.Name, s.mentioned = p.pending, p.pending+"_perf", p.named
 		s.flags(p.flags)
@@ -584,11 +583,20 @@ func (p *parser) line(n int, raw string) {
 	}
 	s := strings.TrimLeftFunc(stripLaunchPrefix(raw), unicode.IsSpace)
 	// pdsh labels every line with its host ("node00: # nThread 1 ..."):
-	// a label before one of nccl-tests' comment lines says the file is
-	// pdsh's, and from there each line's label is stripped.
-	if k := hostLabel(s); k > 0 && (p.hostLabels || strings.HasPrefix(s[k:], "#")) {
-		p.hostLabels = true
-		s = strings.TrimLeftFunc(stripLaunchPrefix(s[k:]), unicode.IsSpace)
+	// a label before one of nccl-tests' comment lines is a host's, and
+	// from there it is stripped wherever it starts a line; a line's own
+	// words before a colon ("Error: 2 GPUs ...") are no label.
+	if k := hostLabel(s); k > 0 {
+		label := s[:k]
+		if !p.hostLabels[label] && strings.HasPrefix(s[k:], "#") && len(p.hostLabels) < maxHosts {
+			if p.hostLabels == nil {
+				p.hostLabels = map[string]bool{}
+			}
+			p.hostLabels[label] = true
+		}
+		if p.hostLabels[label] {
+			s = strings.TrimLeftFunc(stripLaunchPrefix(s[k:]), unicode.IsSpace)
+		}
 	}
 	p.off = len(raw) - len(s)
 	s = strings.TrimRightFunc(s, unicode.IsSpace)
@@ -675,21 +683,17 @@ func (p *parser) line(n int, raw string) {
 			return
 		}
 		t := p.start(n, func(*testState) bool { return true })
-		if t.splitGroup(rank, m[2]) {
-			return
-		}
-		t.rankLines[rank]++
-		if m[3] != "" {
-			t.procs[m[4]+" "+m[3]] = true
-		}
-		if m[4] != "" { // a poster may elide "on HOST": the GPU stays, the hosts are unknown
-			t.hostSet.add(&t.t.Hosts, m[4])
-		}
 		// A poster's note after the name ("NVIDIA B200 (node 0)") is no
 		// part of it.
 		gpu := strings.TrimSpace(rankNoteRE.ReplaceAllString(m[7], ""))
-		t.gpuSet.add(&t.gpus, gpu)
-		t.devices = append(t.devices, Device{Rank: rank, Pid: count(m[3]), Host: m[4], Device: count(m[5]), BusID: m[6], GPU: gpu, Line: n})
+		d := Device{Rank: rank, Pid: count(m[3]), Host: m[4], Device: count(m[5]), BusID: m[6], GPU: gpu, Line: n}
+		if m[2] != "" {
+			// Its group is weighed once every Rank line is read
+			// (splitGroups).
+			t.grouped = append(t.grouped, groupedRank{d, count(m[2]), m[3] != ""})
+			return
+		}
+		t.addRank(d, m[3] != "")
 	case strings.HasPrefix(body, "size ") || strings.HasPrefix(body, "bytes "):
 		lay, ok := parseLayout(strings.Fields(body))
 		if !ok {
@@ -761,32 +765,26 @@ func (s *testState) params(body string) {
 	}
 }
 
-// splitGroup reports whether the Rank line of rank, of Group g ("" where
-// the line gives none), is of another group than rank 0's, and counts it
-// there. nccl-tests splits its ranks into groups by NCCL_TESTS_SPLIT, each
-// group its own communicator (MPI_Comm_split by the colour that the Rank
-// line prints as its Group, src/common.cu at nccl-tests a0b82b2), and
-// rank 0 prints its group's table; it prints the Rank lines in rank order,
-// rank 0's first.
-func (s *testState) splitGroup(rank int, g string) bool {
-	if g == "" {
-		return false
+// A groupedRank is a Rank line that prints its group, with whether it
+// prints its process's Pid.
+type groupedRank struct {
+	d      Device
+	group  int
+	hasPid bool
+}
+
+// addRank records the Rank line of device d, whose line prints its
+// process's Pid where hasPid.
+func (s *testState) addRank(d Device, hasPid bool) {
+	s.rankLines[d.Rank]++
+	if hasPid {
+		s.procs[d.Host+" "+strconv.Itoa(d.Pid)] = true
 	}
-	k := count(g)
-	switch {
-	case rank == 0 && s.group < 0:
-		s.group = k
-		return false
-	case s.group < 0 || k == s.group:
-		return false
+	if d.Host != "" { // a poster may elide "on HOST": the GPU stays, the hosts are unknown
+		s.hostSet.add(&s.t.Hosts, d.Host)
 	}
-	if s.otherGroups == nil {
-		s.otherGroups = map[int]int{}
-	}
-	if _, ok := s.otherGroups[k]; ok || len(s.otherGroups) < maxRanks {
-		s.otherGroups[k]++
-	}
-	return true
+	s.gpuSet.add(&s.gpus, d.GPU)
+	s.devices = append(s.devices, d)
 }
 
 // count reads a string of digits, 0 when it is too large for an int.

@@ -952,17 +952,17 @@ func TestJSONRanksBounded(t *testing.T) {
 }
 
 // pdsh (and DeepSpeed's launcher over it) labels each line with its host,
-// "node00: ", and torchrun --tee with its worker, "[default0]:": such a
-// log read as "no measurement table" (red team N). A host's label is
-// taken as one where it stands before one of nccl-tests' comment lines;
-// a line's own words before a colon ("Warning: ...") are left as they are
-// until then.
+// "node00: ", and torchrun --tee with its worker, "[default0]:": both are
+// stripped, as Open MPI's tags are. A host's label is one that stands
+// before one of nccl-tests' comment lines; a line's own words before a
+// colon ("Warning: ...", "Error: 2 GPUs ...") are no label.
 func TestReadHostLabels(t *testing.T) {
 	lines := []string{
 		"# nThread 1 nGpus 1 minBytes 1048576 maxBytes 2097152 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0",
 		"#  Rank  0 Group  0 Pid   1001 on   node00 device  0 [0000:18:00] NVIDIA H20",
 		"#  Rank  1 Group  0 Pid   1002 on   node01 device  0 [0000:18:00] NVIDIA H20",
 		"node00:1001:1001 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:10.0.0.2<0>",
+		"#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
 		"     1048576        262144     float     sum      -1    10.00  104.86  104.86      0    10.00  104.86  104.86      0",
 		"     2097152        524288     float     sum      -1    20.00  104.86  104.86      0    20.00  104.86  104.86      0",
 	}
@@ -978,6 +978,9 @@ func TestReadHostLabels(t *testing.T) {
 		b.WriteString("Warning: 2 hosts added to the list of known hosts\n")
 		for i, l := range lines {
 			b.WriteString(c.prefix(i) + l + "\n")
+			if i == 5 {
+				b.WriteString("Error: 2 GPUs requested but only 1 were found.\n") // no host's label, no row
+			}
 		}
 		l := readString(t, b.String(), Options{})
 		if len(l.Tests) != 1 || len(l.Tests[0].Rows) != 2 || l.Tests[0].Ranks != 2 || l.Tests[0].Nodes != 2 || l.Tests[0].Evidence.NICCount.Value != 2 || len(l.Problems) != 0 {
