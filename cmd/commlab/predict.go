@@ -625,6 +625,9 @@ func captureHardware(gpu, spec, topoFile string, tp *topo.Topology, bad []*topo.
 			topoFile, n, hw.System, hw.PerHost())
 	}
 	system := hw
+	if note := hw.C2CNote(tp); note != "" {
+		problems = append(problems, problem{Message: fmt.Sprintf("%s: %s", topoFile, note)})
+	}
 	if note := hw.TopoFileNote(tp); note != "" {
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: %s", topoFile, note)})
 	}

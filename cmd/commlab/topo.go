@@ -120,6 +120,9 @@ func runTopo(args []string, stdout, stderr io.Writer) error {
 	if m.note != "" {
 		out.Notes = append(out.Notes, m.note)
 	}
+	if m.c2c != "" {
+		out.Notes = append(out.Notes, m.c2c)
+	}
 	switch format {
 	case formatJSON:
 		return writeJSON(stdout, out)
@@ -195,6 +198,10 @@ type topoMachine struct {
 	// note says what a capture that may show part of its host leaves
 	// unsettled (predict.Hardware.CaptureNote), "" for nothing.
 	note string
+	// c2c says where the catalog's path over NVLink-C2C to a Grace CPU's
+	// NICs stands against the capture's (predict.Hardware.C2CNote), ""
+	// for nothing.
+	c2c string
 	// host is the GPUs a host of -gpu's GPU is known to hold
 	// (predict.Hardware.CaptureHost), 0 without -gpu: commlab topo knows no
 	// GPU's host then, and takes a capture for part of one by its NICs
@@ -212,7 +219,7 @@ func topoHardware(t *topo.Topology, gpu string) (topoMachine, error) {
 			return topoMachine{}, fmt.Errorf("-gpu: %w", err)
 		}
 	}
-	host, note := hw.CaptureHost(t), hw.CaptureNote(t)
+	host, note, c2c := hw.CaptureHost(t), hw.CaptureNote(t), hw.C2CNote(t)
 	hw.SetTopology(t)
 	if err := otherVendor(&hw, t, "-gpu "+gpu); err != nil {
 		return topoMachine{}, err
@@ -242,7 +249,7 @@ func topoHardware(t *topo.Topology, gpu string) (topoMachine, error) {
 	if k := slices.IndexFunc(hw.Facts(), assumedLinks); k >= 0 && allDirect {
 		spec += ",links=" + hw.Facts()[k].Value
 	}
-	return topoMachine{out: out, hw: spec, note: note, host: host}, nil
+	return topoMachine{out: out, hw: spec, note: note, c2c: c2c, host: host}, nil
 }
 
 // topoFacts lists the facts of source topo as "name value, ...".

@@ -117,6 +117,9 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 	case h.topoFile != "" && h.Sources.NICPath == SourceCatalog:
 		// NCCL reads the system's topology file, not the host's tree
 		// (TopoFileNote says so).
+	case h.c2cNICs(path):
+		// NCCL types the path over C2C, which the capture does not show
+		// (C2CNote says so).
 	case h.Sources.NICPath != SourceUser:
 		if h.Sources.NICPath != SourceTopo {
 			h.beforeTopo.path, h.beforeTopo.source = h.NICPath, h.Sources.NICPath
@@ -162,6 +165,32 @@ func (h *Hardware) captureFabric(t *topo.Topology, part bool) (kept []string) {
 		kept = append(kept, fmt.Sprintf("nvlink_pairs %v", pairs))
 	}
 	return kept
+}
+
+// c2cNICs reports that the catalog gives h's NICs on a Grace CPU, which its
+// GPU reaches over NVLink-C2C (nic_path P2C: GH200, GB200), and that a
+// capture's path to them, path, runs through a CPU (PHB, NODE or SYS):
+// nvidia-smi does not show C2C, and types the way through the CPU, where
+// NCCL merges the GPU's C2C link and the CPU's PCIe into P2C
+// (mergePathType, src/graph/paths.cc from 2.27) and runs GPUDirect RDMA
+// over it (NCCL_NET_GDR_C2C, 1 by default). The catalog's P2C stands.
+func (h *Hardware) c2cNICs(path nccl.PathType) bool {
+	return h.Sources.NICPath == SourceCatalog && h.NICPath == nccl.PathP2C && path >= nccl.PathPHB && path != nccl.PathDIS
+}
+
+// C2CNote says where capture t shows its NICs through a CPU on a Grace
+// host whose catalog path is P2C (c2cNICs): the catalog's stands. "" where
+// it does not.
+func (h *Hardware) C2CNote(t *topo.Topology) string {
+	if t == nil || len(t.NICs()) == 0 || h.PartOfHost(t) {
+		return ""
+	}
+	path := t.RingNICPath()
+	if !h.c2cNICs(path) {
+		return ""
+	}
+	return fmt.Sprintf("the capture shows the NICs at %v from the GPUs, through a CPU: %s's GPU reaches the Grace CPU's NICs over NVLink-C2C, which nvidia-smi does not show, and NCCL types that path P2C from 2.27 and runs GPUDirect RDMA over it: the catalog's nic_path P2C stands (a table of the capture's devices gives nvidia-smi's paths); -hw nic-path=%v if NCCL finds the NICs there",
+		path, h.GPU.Name, path)
 }
 
 // TopoFileNote says where capture t shows a NIC path other than the one

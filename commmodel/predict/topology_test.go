@@ -325,3 +325,35 @@ func TestSetTopologyUnknownPairs(t *testing.T) {
 			h.Fabric, h.Sources.Fabric, h.links(), h.NVLS, h.NICs, h.Sources.NICs)
 	}
 }
+
+// TestSetTopologyC2C: a GH200's GPU reaches its Grace CPU's NICs over
+// NVLink-C2C, which nvidia-smi does not show: topo/testdata's GH200
+// capture gives them at PHB, where NCCL types the path P2C from 2.27
+// (mergePathType, src/graph/paths.cc) and runs GPUDirect RDMA and LL128
+// over it. The catalog's P2C stands, with a note; the capture's NICs are
+// taken. An H100 host's PHB is the capture's.
+func TestSetTopologyC2C(t *testing.T) {
+	tp, _, err := topo.ParseFile("../../topo/testdata/gh200_single_gpu.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := DefaultHardware("NVIDIA GH200 120GB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := h.C2CNote(tp)
+	h.SetTopology(tp)
+	if h.NICPath != nccl.PathP2C || h.Sources.NICPath != SourceCatalog || h.Sources.NICs != SourceTopo || !strings.Contains(note, "the capture shows the NICs at PHB") {
+		t.Errorf("GH200: nic_path %v (%s), NICs from %s, note %q; want the catalog's P2C, the capture's NICs, a note", h.NICPath, h.Sources.NICPath, h.Sources.NICs, note)
+	}
+	hh, err := DefaultHardware("NVIDIA H100 80GB HBM3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := hh.C2CNote(tp); n != "" {
+		t.Errorf("H100: %q; want no note", n)
+	}
+	if hh.SetTopology(tp); hh.NICPath != nccl.PathPHB || hh.Sources.NICPath != SourceTopo {
+		t.Errorf("H100: nic_path %v (%s); want the capture's PHB", hh.NICPath, hh.Sources.NICPath)
+	}
+}
