@@ -19,7 +19,7 @@ type ParseError = parseerr.ParseError
 
 // Sentinel causes of a ParseError (besides ErrPathToken and ErrCPUList).
 // Parse reports ErrShortRow, ErrAsymmetric, ErrNoLegend, ErrLegendDevice,
-// ErrCutHeader, ErrSecondMatrix and, for a NIC, ErrMissingRow as warnings
+// ErrCutHeader, ErrSecondMatrix, ErrLinkType and, for a NIC, ErrMissingRow as warnings
 // (problems); the others stop it.
 var (
 	// ErrNoMatrix: no header with matrix rows under it.
@@ -54,12 +54,17 @@ var (
 	// ErrLegendDevice (a warning): a NIC Legend entry names a device
 	// whose name holds a blank or a character NCCL_IB_HCA reads as syntax
 	// (',' '=' '^' ':'), or a device another entry names too: a damaged
-	// legend, of whose devices Topology.IBHCA makes no list.
+	// legend, of whose devices Topology.IBHCA makes no list. An entry of a
+	// NIC the matrix does not head is left unread with it too.
 	ErrLegendDevice = errors.New("damaged NIC Legend entry")
 	// ErrSecondMatrix (a warning): another matrix header, with rows under
 	// it, follows the matrix read (two captures in one file); only the
 	// first matrix and the legend before the second are read.
 	ErrSecondMatrix = errors.New("second matrix")
+	// ErrLinkType (a warning): an AMD capture's Link Type of a pair says
+	// PCIE where its hops and weight are one XGMI hop's; the link type
+	// is read, noted at the first such pair.
+	ErrLinkType = errors.New("link type against hops and weight")
 	// ErrNVLinkNIC: an NVLink cell (NV#) between a GPU and a device
 	// that is no GPU's label, which the matrix takes for a NIC.
 	ErrNVLinkNIC = errors.New("NVLink to a device that is no GPU")
@@ -71,8 +76,9 @@ var (
 	// ErrNUMA: a NUMA Affinity or GPU NUMA ID field is not a node number.
 	ErrNUMA = errors.New("malformed NUMA node (want a number or N/A)")
 	// ErrNUMASpan (a warning): a device's NUMA Affinity names several nodes
-	// ("0-1", as Azure's NCv4 VMs print), so its NUMA node is left unknown;
-	// noted at the first such field.
+	// ("0-1", as Azure's NCv4 VMs print), so its NUMA node is not read from
+	// it (Parse may infer it from the CPU Affinity lists); noted at the
+	// first such field.
 	ErrNUMASpan = errors.New("spans several NUMA nodes")
 	// ErrROCm: text that Parse cannot read is an AMD topology tool's
 	// (rocm-smi --showtopo, amd-smi topology), at the line that says so.

@@ -1,6 +1,7 @@
 package topo
 
 import (
+	"errors"
 	"os"
 	"slices"
 	"strconv"
@@ -111,5 +112,26 @@ func TestSwitchUnjoinedPairs(t *testing.T) {
 	}
 	if whole := editedHGX(t, func(i, j int) string { return "" }); !FabricKnown(whole) || len(FabricNotes(whole)) != 0 || len(ReadNVLinks(whole).Unjoined) != 0 {
 		t.Errorf("the capture as posted: notes %q; want none", FabricNotes(whole))
+	}
+}
+
+// TestLegendEntryOfNoNIC: a NIC Legend entry of a NIC the matrix does not
+// head (NIC5 under a matrix of NIC0 alone: nvidia-smi lists the NICs it
+// heads) is another capture's line or a cut matrix, and is said at its
+// line, where it was dropped without a word.
+func TestLegendEntryOfNoNIC(t *testing.T) {
+	rows := []string{
+		"\tGPU0\tGPU1\tNIC0",
+		"GPU0\t X \tNV4\tPIX",
+		"GPU1\tNV4\t X \tSYS",
+		"NIC0\tPIX\tSYS\t X ",
+		"", "NIC Legend:", "", "  NIC0: mlx5_0", "  NIC5: mlx5_5",
+	}
+	top, problems, err := ParseString(strings.Join(rows, "\n") + "\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) != 1 || problems[0].Line != 9 || !errors.Is(problems[0], ErrLegendDevice) || !strings.Contains(problems[0].Error(), "NIC5 is no NIC of the matrix (its NICs: NIC0)") || top.NIC(0).Device != "mlx5_0" {
+		t.Errorf("problems %v, NIC0's device %q; want one at line 9 naming NIC5, mlx5_0 read", problems, top.NIC(0).Device)
 	}
 }

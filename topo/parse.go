@@ -894,7 +894,7 @@ func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 			case len(l) > 0 && !p.spanNoted:
 				// A device affine to several NUMA nodes has no one node.
 				p.spanNoted = true
-				p.problems = append(p.problems, p.errAt(r.line, f.off, fmt.Errorf("NUMA Affinity %q %w: a device's NUMA node is left unknown where it does (its CPU Affinity still binds it)", parseerr.Excerpt(f.text), ErrNUMASpan)))
+				p.problems = append(p.problems, p.errAt(r.line, f.off, fmt.Errorf("NUMA Affinity %q %w: a device's NUMA node is not read from it where it does; its CPU Affinity binds it, and numbers the nodes where the devices' lists do not overlap", parseerr.Excerpt(f.text), ErrNUMASpan)))
 			}
 		case attrGPUNUMA:
 			if strings.EqualFold(f.text, "N/A") {
@@ -921,6 +921,7 @@ func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 // makes no list of such a capture's devices.
 func (p *parser) applyLegend(t *Topology) {
 	legend := 0 // the 1-based line of the NIC Legend, 0 if none
+	stray := 0  // the entries of no NIC reported, at most maxStray
 	// at is where each NIC's entry names its device: line and byte offset.
 	at := make([][2]int, len(t.nics))
 	for i, line := range p.lines[p.end:p.after] {
@@ -937,6 +938,12 @@ func (p *parser) applyLegend(t *Topology) {
 		if d, ok := t.Lookup(line[m[2]:m[3]]); ok && d.Kind == NIC {
 			t.nics[d.Index].Device = line[m[4]:m[5]]
 			at[d.Index] = [2]int{p.end + i + 1, m[4]}
+		} else if !ok && stray < maxStray {
+			// nvidia-smi lists the NICs it heads columns with: an entry
+			// of none is another capture's line, or the matrix was cut.
+			stray++
+			p.problems = append(p.problems, p.errAt(p.end+i+1, m[2], fmt.Errorf(
+				"%s is no NIC of the matrix (its NICs: %s), and the entry is left unread: %w", parseerr.Excerpt(line[m[2]:m[3]]), nameList(nicNames(t)), ErrLegendDevice)))
 		}
 	}
 	// One problem a NIC at most, in NIC order (sorted later by line).
@@ -967,6 +974,19 @@ func (p *parser) applyLegend(t *Topology) {
 			"%s named by no \"NIC0: mlx5_0\" line of a NIC Legend (is the capture cut?); their devices are unknown: %w",
 			nameList(unnamed), ErrNoLegend)))
 	}
+}
+
+// maxStray bounds the NIC Legend entries of no NIC that applyLegend
+// reports, so that a damaged capture's problems stay few.
+const maxStray = 4
+
+// nicNames returns t's NICs' names.
+func nicNames(t *Topology) []string {
+	out := make([]string, len(t.nics))
+	for i, d := range t.nics {
+		out[i] = d.Name
+	}
+	return out
 }
 
 // missingRows checks that every device of the header labels a row (seen

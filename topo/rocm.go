@@ -333,6 +333,7 @@ func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
 		}
 		return va
 	}
+	linkNoted := false
 	for i := range n {
 		for j := i + 1; j < n; j++ {
 			pair := ROCmPair{A: gpus[i].Name, B: gpus[j].Name}
@@ -348,6 +349,19 @@ func parseROCm(name string, data []byte) (*Topology, []*ParseError, error) {
 				link = b
 			}
 			pair.Link = link
+			if link == "PCIE" && (a == b || a == "" || b == "") && pair.Hops == 1 && pair.Weight == xgmiHopWeight && !linkNoted {
+				// One XGMI hop's hops and weight under a PCIe link type
+				// both ways (an asymmetric pair is noted as such): the
+				// tables contradict each other, noted once.
+				linkNoted = true
+				k := i*n + j
+				if kind.cells[k] != "PCIE" {
+					k = j*n + i
+				}
+				p.problems = append(p.problems, p.errAt(kind.lines[k], kind.offs[k], fmt.Errorf(
+					"%s/%s of %q is PCIE, where its hops (1) and weight (%d) are one XGMI hop's: %w; read as PCIe, as the link type says (-hw fabric=infinity if the GPUs are joined by XGMI)",
+					gpus[i].Name, gpus[j].Name, kind.shown, xgmiHopWeight, ErrLinkType)))
+			}
 			top.SetPath(top.gpus[i], top.gpus[j], rocmPath(pair, top.gpus[i], top.gpus[j]))
 			top.rocm = append(top.rocm, pair)
 		}

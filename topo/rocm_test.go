@@ -303,3 +303,28 @@ func TestROCmJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestROCmLinkTypeAgainstWeight: a pair whose Link Type says PCIE both
+// ways while its hops (1) and weight (15) are one XGMI hop's (AMD SMI's
+// "Interpreting hops and weight") is read as PCIe, as the link type says,
+// with a warning at its cell (ErrLinkType), once a capture; here
+// gfx942_8gpu_xgmi_msswift's GPU0-GPU1 so edited.
+func TestROCmLinkTypeAgainstWeight(t *testing.T) {
+	b, err := os.ReadFile("testdata/rocm/gfx942_8gpu_xgmi_msswift.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	lines[29] = strings.Replace(lines[29], "XGMI ", "PCIE ", 1) // GPU0/GPU1
+	lines[30] = strings.Replace(lines[30], "XGMI ", "PCIE ", 1) // GPU1/GPU0
+	top, problems, err := ParseROCm(strings.NewReader(strings.Join(lines, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) != 1 || !errors.Is(problems[0], ErrLinkType) || problems[0].Line != 30 || !strings.Contains(problems[0].Error(), "GPU0/GPU1") {
+		t.Errorf("problems %v; want one ErrLinkType at line 30 naming GPU0/GPU1", problems)
+	}
+	if p := top.Path(top.GPU(0), top.GPU(1)); p.Class == XGMI {
+		t.Errorf("GPU0-GPU1 %v; want the link type's PCIe", p)
+	}
+}
