@@ -609,6 +609,9 @@ func captureHardware(gpu, spec, topoFile string, tp *topo.Topology, bad []*topo.
 	if note := nccl.AmbiguousGPU(gpu); note != "" {
 		problems = append(problems, problem{Message: "-gpu: " + note})
 	}
+	if note := hw.LinksNote(); note != "" {
+		problems = append(problems, problem{Message: note})
+	}
 	if tp == nil {
 		return hw, problems, nil, nil
 	}

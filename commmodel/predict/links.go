@@ -82,3 +82,24 @@ func (h *Hardware) AssumedLinkFacts() []Fact {
 	}
 	return out
 }
+
+// LinksNote says where the links the user gave (-hw links=N) are more than
+// the catalog gives h's GPU, whose datasheet counts every link it has (an
+// MI300X's 7 Infinity Fabric links, an H100's 18 NVLinks): the count is
+// taken as given, and the note names the catalog's. "" otherwise: fewer
+// links are a GPU's with some down.
+func (h *Hardware) LinksNote() string {
+	if h.Sources.NVLinks != SourceUser {
+		return ""
+	}
+	g, err := nccl.ParseGPU(h.GPU.Name)
+	if err != nil || g.NVLinks == 0 || h.links() <= g.NVLinks {
+		return ""
+	}
+	kind := "NVLinks"
+	if g.ISA != "" {
+		kind = "Infinity Fabric links"
+	}
+	return fmt.Sprintf("-hw links=%d: the catalog gives %s %d %s, every link of its datasheet, and no GPU of it has more; %d is taken as given (links=%d is the catalog's)",
+		h.links(), g.Name, g.NVLinks, kind, h.links(), g.NVLinks)
+}

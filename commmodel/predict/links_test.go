@@ -317,3 +317,27 @@ func TestSlowLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestLinksNote: -hw links beyond the catalog's count for the GPU (its
+// datasheet's every link: the MI300X's 7 Infinity Fabric links, the
+// H100's 18 NVLinks) is taken as given and named against the catalog's;
+// fewer (links down) and a GPU the catalog lacks say nothing.
+func TestLinksNote(t *testing.T) {
+	for _, c := range []struct {
+		gpu, spec, want string
+	}{
+		{"AMD Instinct MI300X", "links=9", "-hw links=9: the catalog gives AMD Instinct MI300X 7 Infinity Fabric links"},
+		{"NVIDIA H100 80GB HBM3", "links=20", "the catalog gives H100 SXM 18 NVLinks"},
+		{"NVIDIA H100 80GB HBM3", "links=12", ""},
+		{"NVIDIA H100 80GB HBM3", "", ""},
+		{"Acme X1", "links=40,link-bw=50GB/s", ""},
+	} {
+		h, err := Describe(c.gpu, c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := h.LinksNote(); c.want == "" && n != "" || !strings.Contains(n, c.want) {
+			t.Errorf("%s -hw %s: %q, want %q", c.gpu, c.spec, n, c.want)
+		}
+	}
+}
