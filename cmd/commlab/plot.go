@@ -291,6 +291,7 @@ type plotted struct {
 // model's prediction along its sizes, and its marks.
 type plottedLog struct {
 	name  string
+	test  int  // the log's test plotted
 	alone bool // the figure's only log
 	table predict.Table
 	preds []predict.Prediction
@@ -319,7 +320,7 @@ func (req plotRequest) build() (*plotted, error) {
 		if !req.testSet && len(f.tests) == 0 {
 			pl.problems = append(pl.problems, otherTests(f.path, tables, t)...)
 		}
-		pl.logs = append(pl.logs, plottedLog{table: t})
+		pl.logs = append(pl.logs, plottedLog{table: t, test: test})
 	}
 	req.machine.machineOf(pl.logs[0].table) // the machine is the first log's
 	plotted := make([]predict.Table, len(pl.logs))
@@ -365,7 +366,11 @@ func (req plotRequest) build() (*plotted, error) {
 	if len(pl.logs) > 1 {
 		pl.figure.Title += ": points measured, lines the model"
 	}
-	names := plotNames(req.logs)
+	tests := make([]int, len(pl.logs))
+	for i, l := range pl.logs {
+		tests[i] = l.test
+	}
+	names := plotNames(req.logs, tests)
 	colors := figure.Colors(names)
 	for i := range pl.logs {
 		l := &pl.logs[i]
@@ -495,14 +500,17 @@ func plotUntabledModel(hw predict.Hardware, logs []plottedLog) string {
 // extension, or its path as given where two files share a name, and the
 // test it draws ("#3") where the figure draws another test of its file
 // too (a red team: three tests of one log shared one entry).
-func plotNames(logs []calibrationFile) []string {
-	name := func(f calibrationFile, path bool) string {
+func plotNames(logs []calibrationFile, tests []int) []string {
+	name := func(i int, path bool) string {
+		f := logs[i]
 		n := strings.TrimSuffix(filepath.Base(f.path), filepath.Ext(f.path))
 		if path {
 			n = f.path
 		}
-		if len(f.tests) == 1 && slices.ContainsFunc(logs, func(g calibrationFile) bool { return g.path == f.path && !slices.Equal(g.tests, f.tests) }) {
-			n += "#" + strconv.Itoa(f.tests[0])
+		for j, g := range logs {
+			if g.path == f.path && tests[j] != tests[i] {
+				return n + "#" + strconv.Itoa(tests[i])
+			}
 		}
 		return n
 	}
@@ -514,8 +522,8 @@ func plotNames(logs []calibrationFile) []string {
 		path = path || slices.ContainsFunc(logs[:i], func(g calibrationFile) bool { return g.path != f.path && base(g) == base(f) })
 	}
 	names := make([]string, len(logs))
-	for i, f := range logs {
-		names[i] = name(f, path)
+	for i := range logs {
+		names[i] = name(i, path)
 	}
 	return names
 }

@@ -48,23 +48,25 @@ func TestPlotCrossoverExactSize(t *testing.T) {
 }
 
 // TestPlotNamesTests: a figure of several tests of one log names each by
-// its test (a red team: cluster01's AllReduce, AllToAll and SendRecv of
-// one file shared one legend entry), and logs of one base name by their
+// its test, the log given without one too (LOG beside LOG:test=3 plots
+// test 0 and 3, "a#0" and "a#3"), and logs of one base name by their
 // paths, their tests kept.
 func TestPlotNamesTests(t *testing.T) {
 	f := func(path string, tests ...int) calibrationFile { return calibrationFile{path: path, tests: tests} }
 	for _, c := range []struct {
-		logs []calibrationFile
-		want []string
+		logs  []calibrationFile
+		tests []int // plotted
+		want  []string
 	}{
-		{[]calibrationFile{f("d/a.log", 0), f("d/a.log", 3)}, []string{"a#0", "a#3"}},
-		{[]calibrationFile{f("d/a.log", 0), f("d/b.log", 3)}, []string{"a", "b"}},
-		{[]calibrationFile{f("d/a.log", 1), f("e/a.log", 1)}, []string{"d/a.log", "e/a.log"}},
-		{[]calibrationFile{f("d/a.log", 0), f("d/a.log", 3), f("e/a.log")}, []string{"d/a.log#0", "d/a.log#3", "e/a.log"}},
-		{[]calibrationFile{f("d/a.log"), f("d/a.csv")}, []string{"d/a.log", "d/a.csv"}},
+		{[]calibrationFile{f("d/a.log", 0), f("d/a.log", 3)}, []int{0, 3}, []string{"a#0", "a#3"}},
+		{[]calibrationFile{f("d/a.log"), f("d/a.log", 3)}, []int{0, 3}, []string{"a#0", "a#3"}},
+		{[]calibrationFile{f("d/a.log", 0), f("d/b.log", 3)}, []int{0, 3}, []string{"a", "b"}},
+		{[]calibrationFile{f("d/a.log", 1), f("e/a.log", 1)}, []int{1, 1}, []string{"d/a.log", "e/a.log"}},
+		{[]calibrationFile{f("d/a.log", 0), f("d/a.log", 3), f("e/a.log")}, []int{0, 3, 0}, []string{"d/a.log#0", "d/a.log#3", "e/a.log"}},
+		{[]calibrationFile{f("d/a.log"), f("d/a.csv")}, []int{0, 0}, []string{"d/a.log", "d/a.csv"}},
 	} {
-		if got := plotNames(c.logs); !slices.Equal(got, c.want) {
-			t.Errorf("plotNames(%v) = %q, want %q", c.logs, got, c.want)
+		if got := plotNames(c.logs, c.tests); !slices.Equal(got, c.want) {
+			t.Errorf("plotNames(%v, %v) = %q, want %q", c.logs, c.tests, got, c.want)
 		}
 	}
 }
