@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/inframethod/commlab/commmodel"
+	"github.com/inframethod/commlab/internal/words"
 	"github.com/inframethod/commlab/presets"
 	"github.com/inframethod/commlab/units"
 )
@@ -519,7 +520,19 @@ func runCrossover(args []string, stdout io.Writer) error {
 			fmt.Fprintf(stdout, "no crossovers: %s is the only algorithm compared\n", algs[0].Name())
 			return nil
 		}
-		if a, _ := commmodel.Fastest(algs, timer, 1<<20); a != nil {
+		if a, best := commmodel.Fastest(algs, timer, 1<<20); a != nil {
+			// Algorithms as fast as it (ring, halving-doubling and
+			// two-shot without latency) tie: none is the one fastest.
+			var tied []string
+			for _, b := range algs {
+				if t := timer.Time(b, 1<<20); math.Abs(t-best) <= 1e-9*best {
+					tied = append(tied, b.Name())
+				}
+			}
+			if len(tied) > 1 {
+				fmt.Fprintf(stdout, "no crossovers: %s tie as fastest at every size\n", words.And(tied))
+				return nil
+			}
 			fmt.Fprintf(stdout, "no crossovers: %s is fastest at every size\n", a.Name())
 			return nil
 		}

@@ -513,3 +513,15 @@ func TestPerNodeOfTheRun(t *testing.T) {
 		t.Errorf("-p 6 on hosts of 4: exit %d, %q; want exit 2 naming the hosts and -per-node 3", code, stderr)
 	}
 }
+
+// TestCrossoverTies: without latency, ring, halving-doubling and two-shot
+// move 2(P-1)/P·S over one link each and tie at every size (5.24 µs at
+// 1 MiB on 8 ranks of 350 GB/s: 2·7/8·1 MiB / 350 GB/s); crossover says
+// they tie where it named ring fastest, the first of them.
+func TestCrossoverTies(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI("crossover", "-collective", "allreduce", "-p", "8", "-alpha", "0us", "-bw", "350GB/s")
+	if code != 0 || !strings.Contains(out, "no crossovers: ring, halving-doubling and two-shot tie as fastest at every size") {
+		t.Errorf("exit %d, %s:\n%s", code, stderr, out)
+	}
+}
