@@ -30,13 +30,16 @@
 //
 // InferFabric reads how the GPUs are joined from their NV# cells
 // (ReadNVLinks): NVSwitch where some GPU's NVLinks summed over its peers
-// are more than any GPU has (MaxNVLinksPerGPU) and every GPU with NVLink
-// has it to every other; a mesh where NVLinks join every GPU to every
-// other, directly or through others, without a switch; PCIe otherwise. A
-// GPU with links down shows fewer NVLinks than the others (NV17 to every
-// peer where the rest show NV18) and keeps its fabric, whose links are the
-// fewest of a GPU; behind NVSwitch a GPU with none is off the switch, and
-// a run of every GPU crosses PCIe to it. FabricNotes names such GPUs.
+// are more than any GPU has (MaxNVLinksPerGPU), a pair on the switch that
+// shows none taken as joined through it; a mesh where NVLinks join every
+// GPU to every other, directly or through others, without a switch; PCIe
+// otherwise. A GPU with links down shows fewer NVLinks than the others
+// (NV17 to every peer where the rest show NV18) and keeps its fabric,
+// whose links are the fewest of a GPU; behind NVSwitch a GPU with none is
+// off the switch, and groups that reach each other over PCIe alone are
+// its partitions: a run of every GPU crosses PCIe. Where N/A cells alone
+// keep GPUs apart, the capture does not settle the fabric (FabricKnown).
+// FabricNotes names such GPUs, groups and pairs.
 //
 // # Failure channels
 //

@@ -58,6 +58,11 @@ type NVLinks struct {
 	// or through others (every GPU is on the switch, in one group, or a
 	// mesh reaches them all).
 	Joined bool
+	// Unsettled reports that N/A cells decide the fabric: were they
+	// NVLinks, every GPU would be joined where the cells that show paths
+	// leave some apart (a GPU whose row is N/A beside the switch, groups
+	// that N/A alone parts, a PCIe host whose pairs NVLink might join).
+	Unsettled bool
 }
 
 // ReadNVLinks reads t's GPU pairs' NV# cells into NVLinks.
@@ -71,6 +76,18 @@ func ReadNVLinks(t *Topology) NVLinks {
 		}
 		return 0
 	}
+	// maybe counts an N/A cell, which may hide NVLinks, as a link.
+	maybe := func(i, j int) int {
+		if i != j && t.Path(t.gpus[i], t.gpus[j]).Class == Unknown {
+			return 1
+		}
+		return links(i, j)
+	}
+	all := make([]int, p)
+	for i := range all {
+		all[i] = i
+	}
+	mayJoin := p >= 2 && len(islands(all, maybe)) == 1
 	for i := range p {
 		for j := range p {
 			sums[i] += links(i, j)
@@ -102,10 +119,12 @@ func ReadNVLinks(t *Topology) NVLinks {
 			}
 		}
 		l.Joined = len(l.Off) == 0 && l.Islands == nil
+		l.Unsettled = !l.Joined && mayJoin
 		return l
 	}
 	copy(l.PerGPU, sums)
 	l.Joined = p >= 2 && reach(p, links) == p
+	l.Unsettled = !l.Joined && mayJoin
 	return l
 }
 
@@ -200,10 +219,12 @@ func (l NVLinks) degraded() []int {
 //     sets a path through the switch at the bandwidth of its slower link
 //     (ncclTopoSetPaths, src/graph/paths.cc), finds its channels' speed
 //     bound by that GPU's links.
-//   - NVSwitch with some GPU off it (no NVLink to any other GPU): SharedPCIe,
-//     one link per GPU: a communicator of every GPU reaches that one over
+//   - NVSwitch with some GPU off it (no NVLink to any other GPU), or
+//     groups of GPUs that reach each other over PCIe alone (partitions):
+//     SharedPCIe, one link per GPU: a communicator of every GPU crosses
 //     PCIe, through the CPU, and its rings run at that path's speed, not
-//     the switch's. FabricNotes names the GPU.
+//     the switch's. FabricNotes names the GPUs. A pair on the switch that
+//     shows no NVLink is taken as joined through it.
 //   - NVLinks that join every GPU to every other, directly or through
 //     others, with no switch: FullMesh of the fewest NVLinks of a GPU,
 //     summed over its peers. That is n·(P-1) where every pair shows NV<n>
@@ -258,20 +279,18 @@ func UnknownPairs(t *Topology) [][2]int {
 	return out
 }
 
-// FabricKnown reports that t settles its GPUs' fabric (InferFabric):
-// NVLinks join them (NVSwitch, with GPUs off it or partitioned, or a mesh),
-// XGMI joins every pair, or every pair's cell gives its path. Where some
-// pair's cell is N/A (UnknownPairs) and nothing joins every GPU, that
-// cell may be the link the capture leaves out: nvidia-smi prints N/A for
-// what it cannot read, and a capture of NVLinks all N/A reads as PCIe.
+// FabricKnown reports that t settles its GPUs' fabric (InferFabric): its
+// N/A cells (UnknownPairs) do not decide it (NVLinks.Unsettled). Where
+// NVLinks join every GPU, or the cells that show paths keep some GPUs
+// apart whatever the N/A ones hide (a PCIe host with one pair N/A), the
+// capture settles it; where N/A cells alone keep GPUs apart, they may be
+// the links the capture leaves out (nvidia-smi prints N/A for what it
+// cannot read, and a capture of NVLinks all N/A reads as PCIe).
 func FabricKnown(t *Topology) bool {
 	if len(t.gpus) < 2 || AllXGMI(t) {
 		return true
 	}
-	if l := ReadNVLinks(t); l.Switched || l.Joined {
-		return true
-	}
-	return len(UnknownPairs(t)) == 0
+	return !ReadNVLinks(t).Unsettled
 }
 
 // AllXGMI reports that t has two or more GPUs and every pair of them is
@@ -310,17 +329,29 @@ func NVLinkGraph(t *Topology) int {
 //     the fabric's links are the fewest (InferFabric);
 //   - behind NVSwitch, GPUs with no NVLink to any other: off the switch,
 //     which makes a communicator of every GPU cross PCIe (SharedPCIe),
-//     where a communicator of the other GPUs alone runs on the switch.
+//     where a communicator of the other GPUs alone runs on the switch;
+//   - behind NVSwitch, groups of GPUs that reach each other over PCIe
+//     alone (partitions), and pairs on the switch that show no NVLink,
+//     taken as joined through it;
+//   - where the fabric is unsettled (FabricKnown), the N/A pairs on which
+//     it turns, in place of the rest.
 func FabricNotes(t *Topology) []string {
 	if len(t.gpus) < 2 || AllXGMI(t) {
 		return nil
 	}
 	if !FabricKnown(t) {
 		u := UnknownPairs(t)
-		first := fmt.Sprintf("%s-%s", t.gpus[u[0][0]].Name, t.gpus[u[0][1]].Name)
-		return []string{fmt.Sprintf("unknown links: the capture gives no path (N/A) between %d of its %d GPU pairs (%s first), and nothing else joins every GPU: "+
-			"what joins them is unknown, and the capture settles no fabric; -hw fabric=nvswitch|mesh|pcie (fabric=infinity on an AMD host) settles it",
-			len(u), len(t.gpus)*(len(t.gpus)-1)/2, first)}
+		which := fmt.Sprintf("%s-%s", t.gpus[u[0][0]].Name, t.gpus[u[0][1]].Name)
+		if len(u) > 1 {
+			which += " among them"
+		}
+		keys := "fabric=nvswitch|mesh|pcie"
+		if len(t.rocm) > 0 {
+			keys = "fabric=infinity|pcie"
+		}
+		return []string{fmt.Sprintf("unknown links: the capture gives no path (N/A) between %d of its %d GPU pairs (%s), and whether NVLink joins every GPU turns on them: "+
+			"the capture settles no fabric; -hw %s settles it",
+			len(u), len(t.gpus)*(len(t.gpus)-1)/2, which, keys)}
 	}
 	l := ReadNVLinks(t)
 	if !l.Joined && !l.Switched {
@@ -341,28 +372,37 @@ func FabricNotes(t *Topology) []string {
 		}
 		where, what := "into the NVSwitch", "the switch"
 		if !l.Switched {
-			their := verb(len(low), "its", "their")
+			their := words.Verb(len(low), "its", "their")
 			where, what = "summed over "+their+" peers", their+" peers"
 		}
 		notes = append(notes, fmt.Sprintf("degraded NVLinks: %s %s fewer NVLinks %s than the other GPUs' %d (%s): "+
 			"links to %s are down or not trained, and the NVLink bandwidth is lower; "+
 			"the capture gives links %d, the fewest, as a ring crosses every GPU's links (nvidia-smi nvlink -s shows each link's state)",
-			words.And(names(low)), verb(len(low), "shows", "show"), where, l.Most(), strings.Join(each, ", "), what, l.Least()))
+			words.And(names(low)), words.Verb(len(low), "shows", "show"), where, l.Most(), strings.Join(each, ", "), what, l.Least()))
 	}
 	if len(l.Off) > 0 {
 		on := len(t.gpus) - len(l.Off)
-		notes = append(notes, fmt.Sprintf("off the NVSwitch: %s %s no NVLink to any other GPU, where the other %d reach each other through NVSwitch: "+
-			"a run of all %d GPUs crosses PCIe to %s, so the capture gives fabric pcie; a run of the other %d alone is -hw fabric=nvswitch,links=%d",
-			words.And(names(l.Off)), verb(len(l.Off), "has", "have"), on, len(t.gpus), words.And(names(l.Off)), on, l.Least()))
+		off := words.And(names(l.Off))
+		n := fmt.Sprintf("off the NVSwitch: %s %s no NVLink to any other GPU: a run of all %d GPUs crosses PCIe to %s, so the capture gives fabric pcie",
+			off, words.Verb(len(l.Off), "has", "have"), len(t.gpus), off)
+		if len(l.Islands) == 0 {
+			n = fmt.Sprintf("off the NVSwitch: %s %s no NVLink to any other GPU, where the other %d reach each other through NVSwitch: "+
+				"a run of all %d GPUs crosses PCIe to %s, so the capture gives fabric pcie; a run of the other %d alone is -hw fabric=nvswitch,links=%d",
+				off, words.Verb(len(l.Off), "has", "have"), on, len(t.gpus), off, on, l.Least())
+		}
+		notes = append(notes, n)
 	}
 	if len(l.Islands) > 0 {
-		var groups []string
+		var groups, sizes []string
 		for _, g := range l.Islands {
 			groups = append(groups, strings.Join(names(g), "-"))
+			if s := fmt.Sprint(len(g)); !slices.Contains(sizes, s) {
+				sizes = append(sizes, s)
+			}
 		}
 		notes = append(notes, fmt.Sprintf("NVSwitch partitions: %s reach each other over NVLink only within their group (the fabric manager's partitions, or a VM given one): "+
-			"a run across the groups crosses PCIe between them, so the capture gives fabric pcie; a run within one group is -hw fabric=nvswitch,links=%d,gpus=%d",
-			words.And(groups), l.Least(), len(l.Islands[0])))
+			"a run across the groups crosses PCIe between them, so the capture gives fabric pcie; a run within one group is -hw fabric=nvswitch,links=%d,gpus=G, G its GPUs (%s)",
+			words.And(groups), l.Least(), strings.Join(sizes, " or ")))
 	}
 	if len(l.Unjoined) > 0 {
 		var pairs []string
@@ -370,15 +410,12 @@ func FabricNotes(t *Topology) []string {
 			a, b := t.gpus[u[0]], t.gpus[u[1]]
 			pairs = append(pairs, fmt.Sprintf("%s-%s (%s)", a.Name, b.Name, t.Path(a, b)))
 		}
-		notes = append(notes, fmt.Sprintf("the capture shows no NVLink between %s, where each reaches every other GPU over NVLink through the NVSwitch: "+
+		notes = append(notes, fmt.Sprintf("the capture shows no NVLink between %s, where both GPUs of each reach the others on the switch over NVLink: "+
 			"a switch joins every GPU on it, and the %s taken as joined (a cell the capture left out or damaged; nvidia-smi topo -m on the host shows it again); -hw fabric=pcie if a run of all %d GPUs crosses PCIe there",
-			words.And(pairs), verb(len(pairs), "pair is", "pairs are"), len(t.gpus)))
+			words.And(pairs), words.Verb(len(pairs), "pair is", "pairs are"), len(t.gpus)))
 	}
 	return notes
 }
-
-// verb returns one where n is 1, else many (words.Verb).
-var verb = words.Verb
 
 // DescribeFabric describes t's GPU fabric in a few words, as InferFabric
 // infers it (commmodel.Fabric.String), except that
@@ -400,6 +437,9 @@ var verb = words.Verb
 // rocm-smi does not show, its links, as an assumption. A PCIe host whose
 // GPUs XGMI bridges join in groups names the groups (XGMIGroups).
 func DescribeFabric(t *Topology) string {
+	if !FabricKnown(t) {
+		return fmt.Sprintf("unknown, %d GPUs: no path (N/A) between %d of their %d pairs, on which it turns", len(t.gpus), len(UnknownPairs(t)), len(t.gpus)*(len(t.gpus)-1)/2)
+	}
 	f := InferFabric(t)
 	if AllXGMI(t) {
 		peers := XGMIPeers(t)
@@ -443,7 +483,7 @@ func DescribeFabric(t *Topology) string {
 			off = append(off, t.gpus[g].Name)
 		}
 		return fmt.Sprintf("%s, %d GPUs: NVSwitch (NV%d) joins %d, %s %s no NVLink (off the switch)",
-			f.Kind, f.P, l.Most(), f.P-len(off), words.And(off), verb(len(off), "has", "have"))
+			f.Kind, f.P, l.Most(), f.P-len(off), words.And(off), words.Verb(len(off), "has", "have"))
 	}
 	low := ""
 	if d := l.degraded(); (f.Kind == commmodel.Switched || f.Kind == commmodel.FullMesh) && len(d) > 0 {

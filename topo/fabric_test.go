@@ -76,8 +76,9 @@ func editedHGX(t *testing.T, cell func(i, j int) string) *Topology {
 // left N/A (or SYS) read as a mesh of 108 links a GPU, which no GPU has,
 // labelled the capture's; it is the switch's, the pair taken as joined and
 // named. Two groups of 4 that reach each other over PCIe alone (NVSwitch
-// partitions) are PCIe between the groups. Every pair N/A says nothing
-// of the fabric, where it read as PCIe.
+// partitions) are PCIe between the groups. N/A cells that alone keep GPUs
+// apart (every pair, a GPU's row, two groups) leave the fabric unsettled;
+// on a PCIe host, where no NVLink could join every GPU, they do not.
 func TestSwitchUnjoinedPairs(t *testing.T) {
 	pair := func(word string) func(i, j int) string {
 		return func(i, j int) string {
@@ -110,6 +111,38 @@ func TestSwitchUnjoinedPairs(t *testing.T) {
 	if FabricKnown(unknown) || len(UnknownPairs(unknown)) != 28 || !strings.Contains(strings.Join(FabricNotes(unknown), "\n"), "between 28 of its 28 GPU pairs") {
 		t.Errorf("every pair N/A: known %v, unknown pairs %d, notes %q; want the fabric unsettled and said", FabricKnown(unknown), len(UnknownPairs(unknown)), FabricNotes(unknown))
 	}
+	// N/A alone parting GPUs from the switch (a GPU's row, two groups)
+	// decides the fabric: it is unsettled.
+	for name, cell := range map[string]func(i, j int) string{
+		"GPU7's row N/A": func(i, j int) string {
+			if i == 7 || j == 7 {
+				return "N/A"
+			}
+			return ""
+		},
+		"halves apart by N/A": func(i, j int) string {
+			if i < 4 != (j < 4) {
+				return "N/A"
+			}
+			return ""
+		},
+	} {
+		top := editedHGX(t, cell)
+		if FabricKnown(top) || !strings.HasPrefix(DescribeFabric(top), "unknown, 8 GPUs") {
+			t.Errorf("%s: known %v, %q; want the fabric unsettled", name, FabricKnown(top), DescribeFabric(top))
+		}
+	}
+	// A PCIe host with one pair N/A: no NVLink can join every GPU
+	// whatever it hides, and the capture settles PCIe.
+	pcie := editedHGX(t, func(i, j int) string {
+		if i == 3 && j == 5 || i == 5 && j == 3 {
+			return "N/A"
+		}
+		return "SYS"
+	})
+	if f := InferFabric(pcie); !FabricKnown(pcie) || f.Kind != commmodel.SharedPCIe {
+		t.Errorf("PCIe with one pair N/A: known %v, %v; want PCIe, settled", FabricKnown(pcie), f)
+	}
 	if whole := editedHGX(t, func(i, j int) string { return "" }); !FabricKnown(whole) || len(FabricNotes(whole)) != 0 || len(ReadNVLinks(whole).Unjoined) != 0 {
 		t.Errorf("the capture as posted: notes %q; want none", FabricNotes(whole))
 	}
@@ -118,7 +151,7 @@ func TestSwitchUnjoinedPairs(t *testing.T) {
 // TestLegendEntryOfNoNIC: a NIC Legend entry of a NIC the matrix does not
 // head (NIC5 under a matrix of NIC0 alone: nvidia-smi lists the NICs it
 // heads) is another capture's line or a cut matrix, and is said at its
-// line, where it was dropped without a word.
+// line, once for every such entry.
 func TestLegendEntryOfNoNIC(t *testing.T) {
 	rows := []string{
 		"\tGPU0\tGPU1\tNIC0",
@@ -131,7 +164,7 @@ func TestLegendEntryOfNoNIC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(problems) != 1 || problems[0].Line != 9 || !errors.Is(problems[0], ErrLegendDevice) || !strings.Contains(problems[0].Error(), "NIC5 is no NIC of the matrix (its NICs: NIC0)") || top.NIC(0).Device != "mlx5_0" {
+	if len(problems) != 1 || problems[0].Line != 9 || !errors.Is(problems[0], ErrLegendDevice) || !strings.Contains(problems[0].Error(), "names NIC5, which is no NIC of the matrix (the matrix heads NIC0)") || top.NIC(0).Device != "mlx5_0" {
 		t.Errorf("problems %v, NIC0's device %q; want one at line 9 naming NIC5, mlx5_0 read", problems, top.NIC(0).Device)
 	}
 }

@@ -144,8 +144,7 @@ func TestAsymmetricFolded(t *testing.T) {
 // int64, is ErrNVLinks at its cell: the links a capture gives are always a
 // count -hw links takes. A GPU whose NVLinks summed over its peers pass
 // MaxNVLinksPerGPU reads as NVSwitch, whose links are one pair's, even
-// where some pairs show none (they were read as a mesh of the summed
-// links, which no GPU has, and refused past MaxLinks).
+// where some pairs show none: no GPU's direct links sum past it.
 func TestNVLinksBounded(t *testing.T) {
 	nv := func(s string) func(i, j int) string { return func(i, j int) string { return s } }
 	top, _, err := ParseString(capture(gpuNames(8), nv(fmt.Sprintf("NV%d", MaxLinks))))

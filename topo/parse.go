@@ -13,6 +13,7 @@ import (
 
 	"github.com/inframethod/commlab/commmodel/nccl"
 	"github.com/inframethod/commlab/internal/parseerr"
+	"github.com/inframethod/commlab/internal/words"
 )
 
 // maxInput bounds the text Parse reads; real outputs are a few kilobytes.
@@ -921,7 +922,10 @@ func (p *parser) setAttrs(t *Topology, d Device, r rowLine, fs []field) error {
 // makes no list of such a capture's devices.
 func (p *parser) applyLegend(t *Topology) {
 	legend := 0 // the 1-based line of the NIC Legend, 0 if none
-	stray := 0  // the entries of no NIC reported, at most maxStray
+	// stray are the entries of no NIC of the matrix, the first maxNames
+	// of strays, and strayAt the first's line and offset.
+	var stray []string
+	strays, strayAt := 0, [2]int{}
 	// at is where each NIC's entry names its device: line and byte offset.
 	at := make([][2]int, len(t.nics))
 	for i, line := range p.lines[p.end:p.after] {
@@ -938,13 +942,30 @@ func (p *parser) applyLegend(t *Topology) {
 		if d, ok := t.Lookup(line[m[2]:m[3]]); ok && d.Kind == NIC {
 			t.nics[d.Index].Device = line[m[4]:m[5]]
 			at[d.Index] = [2]int{p.end + i + 1, m[4]}
-		} else if !ok && stray < maxStray {
+		} else if !ok {
 			// nvidia-smi lists the NICs it heads columns with: an entry
 			// of none is another capture's line, or the matrix was cut.
-			stray++
-			p.problems = append(p.problems, p.errAt(p.end+i+1, m[2], fmt.Errorf(
-				"%s is no NIC of the matrix (its NICs: %s), and the entry is left unread: %w", parseerr.Excerpt(line[m[2]:m[3]]), nameList(nicNames(t)), ErrLegendDevice)))
+			if len(stray) == 0 {
+				strayAt = [2]int{p.end + i + 1, m[2]}
+			}
+			if len(stray) < maxNames {
+				stray = append(stray, parseerr.Excerpt(line[m[2]:m[3]]))
+			}
+			strays++
 		}
+	}
+	if strays > 0 {
+		heads := "the matrix heads no NIC"
+		if len(t.nics) > 0 {
+			heads = "the matrix heads " + nameList(nicNames(t))
+		}
+		names := nameList(stray)
+		if strays > len(stray) {
+			names = fmt.Sprintf("%s and %d more", strings.Join(stray, ", "), strays-len(stray))
+		}
+		p.problems = append(p.problems, p.errAt(strayAt[0], strayAt[1], fmt.Errorf(
+			"the NIC Legend names %s, %s of the matrix (%s), and %s left unread: %w",
+			names, words.Verb(strays, "which is no NIC", "which are no NICs"), heads, words.Verb(strays, "it is", "they are"), ErrLegendDevice)))
 	}
 	// One problem a NIC at most, in NIC order (sorted later by line).
 	first := map[string]int{} // each device's first NIC
@@ -976,9 +997,9 @@ func (p *parser) applyLegend(t *Topology) {
 	}
 }
 
-// maxStray bounds the NIC Legend entries of no NIC that applyLegend
-// reports, so that a damaged capture's problems stay few.
-const maxStray = 4
+// maxNames bounds the NIC Legend entries of no NIC that applyLegend
+// names, so that a damaged capture's problem stays short.
+const maxNames = 8
 
 // nicNames returns t's NICs' names.
 func nicNames(t *Topology) []string {

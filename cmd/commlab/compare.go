@@ -19,6 +19,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/internal/words"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -293,7 +294,7 @@ func halvesDisagree(path string, t *nccltests.Test) []problem {
 		return nil
 	}
 	return []problem{{File: path, Line: line, Message: fmt.Sprintf("out-of-place and in-place times differ %.3gx here, and by more than %dx in %s of the table: beyond run-to-run noise, so their mean is no measurement; check the run",
-		worst, maxHalvesRatio, plural(n, "row", "rows"))}}
+		worst, maxHalvesRatio, words.Count(n, "row", "rows"))}}
 }
 
 // parseCompareTests reads -test: N for both logs, or N,M for A's and B's.
@@ -365,7 +366,7 @@ func compareTestSummary(t *nccltests.Test) string {
 		parts = append(parts, strings.Join(names, " or "))
 	}
 	if t.Ranks > 0 {
-		parts = append(parts, plural(t.Ranks, "rank", "ranks"))
+		parts = append(parts, words.Count(t.Ranks, "rank", "ranks"))
 	}
 	return strings.Join(append(parts, sizeSpan(t)), ", ")
 }
@@ -646,10 +647,10 @@ func (c compareTable) String() string {
 		parts = append(parts, c.Collective)
 	}
 	if c.Ranks > 0 {
-		parts = append(parts, plural(c.Ranks, "rank", "ranks"))
+		parts = append(parts, words.Count(c.Ranks, "rank", "ranks"))
 	}
 	if c.Nodes > 0 {
-		parts = append(parts, plural(c.Nodes, "node", "nodes"))
+		parts = append(parts, words.Count(c.Nodes, "node", "nodes"))
 	}
 	if c.GPU != "" {
 		parts = append(parts, c.GPU)

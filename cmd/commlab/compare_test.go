@@ -437,7 +437,7 @@ func TestCompareJSONUnknown(t *testing.T) {
 
 // TestCompareLowFloorDigits: under a floor below 1% the factors print to
 // three decimals, where "B faster by 1.00x at 64 MiB" and a noise of "0%"
-// hid the 0.5% difference that -floor 0.004 counts (red team M): together's
+// would hide the 0.5% difference that -floor 0.004 counts: together's
 // Ring and CollNet runs of one H100 node, 367 and 365 µs there.
 func TestCompareLowFloorDigits(t *testing.T) {
 	t.Parallel()

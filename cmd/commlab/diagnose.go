@@ -488,7 +488,7 @@ func writeDiagnoseText(w io.Writer, out diagnoseOutput) error {
 		case 1:
 			assumed = fmt.Sprintf(" (%s assumed: -hw %s settles it)", p.Assumed[0], map[string]string{"nics_per_node": "nics=N", "nic_bw": "nic-bw=RATE"}[p.Assumed[0]])
 		}
-		nics := "a node's " + plural(p.NICs, "NIC", "NICs")
+		nics := "a node's " + words.Count(p.NICs, "NIC", "NICs")
 		if p.DomainHosts > 1 {
 			nics = fmt.Sprintf("the %d NICs NCCL uses in an NVLink domain of %d hosts", p.NICs, p.DomainHosts)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/data"
 	"github.com/inframethod/commlab/data/nccltests"
+	"github.com/inframethod/commlab/internal/words"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -366,7 +367,7 @@ func pickTests(arg, file string, n int) ([]int, error) {
 		if n == 1 {
 			give = "0"
 		}
-		return nil, fmt.Errorf("%s: -test %s: the file holds %s: give %s or all (-list lists them)", file, arg, plural(n, "test", "tests"), give)
+		return nil, fmt.Errorf("%s: -test %s: the file holds %s: give %s or all (-list lists them)", file, arg, words.Count(n, "test", "tests"), give)
 	}
 	return []int{i}, nil
 }
@@ -556,7 +557,7 @@ func fitTest(log *data.Log, i int, place nccltests.Placement, settings *fit.Sett
 	out.DroppedZeroBytes = len(empty)
 	out.NPoints = len(out.samples)
 	if out.NPoints < 3 {
-		return nil, fmt.Errorf("%s with an %s time and a size above 0; a fit needs at least 3", plural(out.NPoints, "row", "rows"), place)
+		return nil, fmt.Errorf("%s with an %s time and a size above 0; a fit needs at least 3", words.Count(out.NPoints, "row", "rows"), place)
 	}
 	single, err := fit.AlphaBeta(out.samples, settings)
 	if err != nil {
@@ -684,12 +685,8 @@ func writeFitTable(w io.Writer, o *fitOutput) error {
 	if o.Settings.Regimes != "auto" {
 		how = "fixed by -regimes"
 	}
-	plural := "s"
-	if len(o.Regimes) == 1 {
-		plural = ""
-	}
-	fmt.Fprintf(w, "\npiecewise: %d regime%s (%s, %s loss); error median %.2f%%, max %.2f%%, leave-one-out median %.2f%%\n",
-		len(o.Regimes), plural, how, o.Loss, 100*o.MedianRelErr, 100*o.MaxRelErr, 100*o.LOOMedianRelErr)
+	fmt.Fprintf(w, "\npiecewise: %s (%s, %s loss); error median %.2f%%, max %.2f%%, leave-one-out median %.2f%%\n",
+		words.Count(len(o.Regimes), "regime", "regimes"), how, o.Loss, 100*o.MedianRelErr, 100*o.MaxRelErr, 100*o.LOOMedianRelErr)
 	tw := tabwriter.NewWriter(w, 2, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "min bytes\tmax bytes\tpoints\talpha\talpha 95% CI\tBW\tBW 95% CI\tbusBW\t")
 	latency, open := false, false

@@ -517,7 +517,7 @@ func TestPerNodeOfTheRun(t *testing.T) {
 // TestCrossoverTies: without latency, ring, halving-doubling and two-shot
 // move 2(P-1)/P·S over one link each and tie at every size (5.24 µs at
 // 1 MiB on 8 ranks of 350 GB/s: 2·7/8·1 MiB / 350 GB/s); crossover says
-// they tie where it named ring fastest, the first of them.
+// they tie, none the one fastest.
 func TestCrossoverTies(t *testing.T) {
 	t.Parallel()
 	code, out, stderr := runCLI("crossover", "-collective", "allreduce", "-p", "8", "-alpha", "0us", "-bw", "350GB/s")

@@ -19,6 +19,7 @@ import (
 	"github.com/inframethod/commlab/commmodel/fit"
 	"github.com/inframethod/commlab/commmodel/predict"
 	"github.com/inframethod/commlab/figure"
+	"github.com/inframethod/commlab/internal/words"
 	"github.com/inframethod/commlab/units"
 )
 
@@ -354,7 +355,7 @@ func (req plotRequest) build() (*plotted, error) {
 	pl.hardware.Facts = withFact(pl.hardware.Facts, plotted[0].VersionFact())
 	kind := "uncalibrated"
 	if len(mc.tables) > 0 {
-		kind = "calibrated on " + plural(len(mc.tables), "table", "tables")
+		kind = "calibrated on " + words.Count(len(mc.tables), "table", "tables")
 	}
 	pl.figure = figure.Figure{
 		Title:  fmt.Sprintf("%s, model %s", mc.hw.GPU.Name, kind),

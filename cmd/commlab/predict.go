@@ -109,8 +109,8 @@ func (l *predictLayout) String() string {
 	if l.Graphs > 0 {
 		graphs = fmt.Sprintf("CUDA graphs (-G %d)", l.Graphs)
 	}
-	return fmt.Sprintf("%s of %s of %s, %s", plural(l.Processes, "process", "processes"),
-		plural(l.ThreadsPerProcess, "thread", "threads"), plural(l.GPUsPerThread, "GPU", "GPUs"), graphs)
+	return fmt.Sprintf("%s of %s of %s, %s", words.Count(l.Processes, "process", "processes"),
+		words.Count(l.ThreadsPerProcess, "thread", "threads"), words.Count(l.GPUsPerThread, "GPU", "GPUs"), graphs)
 }
 
 // predictCalib is the calibration: its files, the parameters and the
@@ -991,7 +991,7 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 		}
 		if n := l.Tables.Nodes; n > 0 {
 			fmt.Fprintf(w, "layout: %s, where the tables of %s ran %s (the tables' layouts differ, and the prediction takes one process per GPU: give -g, -threads and -graph to predict a run like theirs)\n",
-				l, plural(n, "node", "nodes"), l.Tables)
+				l, words.Count(n, "node", "nodes"), l.Tables)
 		} else {
 			fmt.Fprintf(w, "layout: %s, where the tables ran %s (%s)\n", l, l.Tables, why)
 		}
@@ -1048,9 +1048,6 @@ func writePredictTable(w io.Writer, out *predictOutput) error {
 	}
 	return tw.Flush()
 }
-
-// plural is n and the noun, singular for 1 (words.Count).
-var plural = words.Count
 
 func derefNaN(p *float64) float64 {
 	if p == nil {

@@ -48,7 +48,7 @@ func TestPredictSizesBeyond(t *testing.T) {
 }
 
 // TestPredictSizesPastMemory: a 128 GiB AllReduce on 64 x 8 H100s of 80 GB
-// was predicted as any other size (red team H). nccl-tests runs at most
+// cannot run: nccl-tests runs at most
 // (80 − min(⌈80/16⌉, 4) − 1) / 3 = 25 GiB there (src/common.cu of
 // nccl-tests a0b82b2: three buffers of the largest size in the memory
 // less its reserve), and no call fits a buffer past the 80 GB the Rank

@@ -183,6 +183,9 @@ func topoJSON(t *topo.Topology, source string, problems []*topo.ParseError, host
 	}
 	f := topo.InferFabric(t)
 	out.Fabric = topoFabric{Kind: f.Kind.String(), GPUs: f.P, Links: f.Links}
+	if !topo.FabricKnown(t) {
+		out.Fabric = topoFabric{Kind: "unknown", GPUs: f.P} // N/A pairs decide it
+	}
 	out.Notes = append([]string{}, topo.FabricNotes(t)...)
 	return out
 }

@@ -479,7 +479,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if n := writeTunerProblems(stderr, req.out, probs); n > 0 {
-		return fmt.Errorf("the rules fail the plugin's reading in %s (above); nothing written", plural(n, "place", "places"))
+		return fmt.Errorf("the rules fail the plugin's reading in %s (above); nothing written", words.Count(n, "place", "places"))
 	}
 	// The last line of standard error counts the rules wherever they go:
 	// on standard output it stays apart from the file.
@@ -497,7 +497,7 @@ func runTune(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-o: %w", err)
 		}
 	}
-	fmt.Fprintf(stderr, "commlab tune: %s written to %s; %s\n", plural(len(rules), "rule", "rules"), where, takenNote(choices))
+	fmt.Fprintf(stderr, "commlab tune: %s written to %s; %s\n", words.Count(len(rules), "rule", "rules"), where, takenNote(choices))
 	return nil
 }
 
@@ -514,7 +514,7 @@ func takenNote(choices []predict.TunerChoice) string {
 	if taken == 0 {
 		return "each keeps NCCL's own algorithm, protocol and channels, and none takes the model's choice (the file's header says why)"
 	}
-	return fmt.Sprintf("the model's choice replaces NCCL's own over %s of sizes, which the file's header lists; the other rules keep NCCL's own", plural(taken, "range", "ranges"))
+	return fmt.Sprintf("the model's choice replaces NCCL's own over %s of sizes, which the file's header lists; the other rules keep NCCL's own", words.Count(taken, "range", "ranges"))
 }
 
 // pluginLoads is the first NCCL release that loads the tuner API of the
@@ -676,7 +676,7 @@ func ll128Fallbacks(m *predict.Machine, rules []nccl.TunerRule) string {
 	}
 	return fmt.Sprintf("nic_path %s is assumed: on hosts whose NICs sit behind the CPU (commlab topo of the hosts' nvidia-smi topo -m shows nic_path PHB or SYS) "+
 		"NCCL runs no LL128 across nodes, so each of the %s across nodes that name LL128 is followed by rules for its sizes with NCCL's own choice there, "+
-		"which the plugin takes only on such hosts; -hw %s or -topo FILE settles it", path, plural(n, "rule", "rules"), predict.Fact{Key: "nic-path"}.Hint())
+		"which the plugin takes only on such hosts; -hw %s or -topo FILE settles it", path, words.Count(n, "rule", "rules"), predict.Fact{Key: "nic-path"}.Hint())
 }
 
 // ll128Followed counts the rules of rules that name LL128, of those keep
@@ -704,7 +704,7 @@ func noP2PFallbacks(rules []nccl.TunerRule) string {
 	}
 	return fmt.Sprintf("NCCL runs no LL128 between a node's GPUs without P2P between them, which the job decides (NCCL_P2P_DISABLE=1, an NCCL_P2P_LEVEL below their path, or GPUs in containers of their own): "+
 		"each of the %s that name LL128 is followed by rules for its sizes that name none (NCCL's own choice with the GPUs joined through PCIe, or, across nodes where the NICs' path is assumed, behind the CPU), "+
-		"which the plugin takes only in such a job; tune -check FILE ... -hw fabric=pcie checks the file for it", plural(n, "rule", "rules"))
+		"which the plugin takes only in such a job; tune -check FILE ... -hw fabric=pcie checks the file for it", words.Count(n, "rule", "rules"))
 }
 
 // headerReleaseText is how tuneComment names the release whose tuning
@@ -814,7 +814,7 @@ func fp8Line(pins []nccl.FP8Pin) string {
 		if p.MaxBytes == math.MaxUint64 {
 			span = fmt.Sprintf("from %d B", p.MinBytes)
 		}
-		each = append(each, fmt.Sprintf("%s on nNodes %d, nRanks %d (%s, %s)", strings.ToLower(p.Func.String()), p.Nodes, p.Ranks, plural(p.Rules, "rule", "rules"), span))
+		each = append(each, fmt.Sprintf("%s on nNodes %d, nRanks %d (%s, %s)", strings.ToLower(p.Func.String()), p.Nodes, p.Ranks, words.Count(p.Rules, "rule", "rules"), span))
 	}
 	if n == 0 {
 		return ""
@@ -822,7 +822,7 @@ func fp8Line(pins []nccl.FP8Pin) string {
 	return fmt.Sprintf("FP8: NCCL runs an FP8 reduction (ncclFloat8e4m3, ncclFloat8e5m2) on more than %d ranks on any algorithm it has but Ring (AllReduce on Tree; ReduceScatter on PAT where it runs, one GPU a node), from sm90 on, as Ring's long reduction chain loses precision (src/enqueue.cc, NCCL 2.24 and later); "+
 		"the plugin is not told the datatype and sets Ring's cost to 0, so %s that an FP8 call reaches pin Ring for it: %s. "+
 		"A job that reduces FP8 data on these communicators should not load this file: the rules cannot keep both its FP8 and its other calls on NCCL's own choice (docs/tune.md)",
-		nccl.FP8Ranks, plural(n, "rule", "rules"), strings.Join(each, "; "))
+		nccl.FP8Ranks, words.Count(n, "rule", "rules"), strings.Join(each, "; "))
 }
 
 // pluginProto takes the job to run under NCCL_PROTO=simple where a
@@ -1083,7 +1083,7 @@ func checkTuneFile(path string, b []byte, comms []nccl.TunerComm, across []place
 		}
 		if len(ps) > 0 {
 			placedProbs = append(placedProbs, fmt.Sprintf("%v placed across more NVLink domains than it needs: %s at the %s checked; the first: %s: %s",
-				p.comm, plural(len(ps), "problem", "problems"), plural(len(p.counts), "count of nodes", "counts of nodes"), ps[0].Hazard, ps[0].Message))
+				p.comm, words.Count(len(ps), "problem", "problems"), words.Count(len(p.counts), "count of nodes", "counts of nodes"), ps[0].Hazard, ps[0].Message))
 		}
 	}
 	if rccl {
@@ -1094,7 +1094,7 @@ func checkTuneFile(path string, b []byte, comms []nccl.TunerComm, across []place
 		fmt.Fprintln(stdout, problem{File: path, Message: l})
 	}
 	if n += len(placedProbs); n > 0 {
-		return fmt.Errorf("%s: %s: a job that loads it runs otherwise than the file says", path, plural(n, "problem", "problems"))
+		return fmt.Errorf("%s: %s: a job that loads it runs otherwise than the file says", path, words.Count(n, "problem", "problems"))
 	}
 	var names []string
 	for _, c := range comms {
@@ -1106,7 +1106,7 @@ func checkTuneFile(path string, b []byte, comms []nccl.TunerComm, across []place
 	}
 	where := ""
 	if counts > 0 {
-		where = fmt.Sprintf(", and of them placed across more NVLink domains than they need (%s)", plural(counts, "count of nodes", "counts of nodes"))
+		where = fmt.Sprintf(", and of them placed across more NVLink domains than they need (%s)", words.Count(counts, "count of nodes", "counts of nodes"))
 	}
 	fmt.Fprintf(stdout, "%s: every call of %s%s takes a rule NCCL follows, on NCCL's channels or the rule's\n", path, strings.Join(names, ", "), where)
 	return nil
@@ -1423,7 +1423,7 @@ func keptOwn(m *predict.Machine, comms []predict.Comm) (own []string, why string
 // nodeSpan is "2 to 32 nodes", or "2 nodes".
 func nodeSpan(lo, hi int) string {
 	if lo == hi {
-		return plural(lo, "node", "nodes")
+		return words.Count(lo, "node", "nodes")
 	}
 	return fmt.Sprintf("%d to %d nodes", lo, hi)
 }

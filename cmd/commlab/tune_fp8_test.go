@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/inframethod/commlab/commmodel/nccl"
+	"github.com/inframethod/commlab/internal/words"
 )
 
 // TestTuneFP8: NCCL runs an FP8 AllReduce on more than 8 ranks on Tree,
@@ -61,7 +62,7 @@ func TestTuneFP8(t *testing.T) {
 	if len(reached) == 0 || len(reached) == rings {
 		t.Fatalf("%d of 2 x 8's %d Ring rules reached: the test needs some, and some not", len(reached), rings)
 	}
-	want := "allreduce on nNodes 2, nRanks 16 (" + plural(len(reached), "rule", "rules")
+	want := "allreduce on nNodes 2, nRanks 16 (" + words.Count(len(reached), "rule", "rules")
 	header := strings.ReplaceAll(string(b), "\n#   ", "")
 	if !strings.Contains(header, "# FP8: ") || !strings.Contains(header, want) || strings.Contains(header, "nRanks 8 (") {
 		t.Errorf("header lacks %q, or names 1 x 8:\n%s", want, b)

@@ -282,7 +282,7 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 		h.Domain, h.hostGPUs = s.Domain, s.PerHost
 		h.Sources.Domain, h.Sources.Fabric, h.Sources.HostGPUs = SourceCatalog, SourceCatalog, SourceCatalog
 	}
-	if g.Name == "GH200" || g.Name == "GB200" || g.Name == "GB300" || g.Name == "GB10" {
+	if graceSuperchip(g.Name) {
 		h.CPU = armCPU
 		h.Sources.CPU = SourceCatalog
 	}
@@ -290,6 +290,12 @@ func DefaultHardware(gpuName string) (Hardware, error) {
 		h.NICPath, h.Sources.NICPath = nccl.PathP2C, SourceCatalog
 	}
 	return h, nil
+}
+
+// graceSuperchip reports that the catalog's GPU name is a superchip of
+// a GPU and NVIDIA's Grace CPU (Arm): GH200, GB200, GB300, GB10.
+func graceSuperchip(name string) bool {
+	return name == "GH200" || name == "GB200" || name == "GB300" || name == "GB10"
 }
 
 // rcclNetLatency is the network's latency per step that RCCL's tuner

@@ -562,13 +562,8 @@ func (d departure) variance() (faster, slower float64) {
 	return faster + far*FasterBelow*FasterBelow, slower + far*SlowerBelow*SlowerBelow
 }
 
-// counted is n of thing, "1 node" or "8 nodes".
-func counted(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
-}
+// counted is n of thing, "1 node" or "8 nodes" (words.Count).
+func counted(n int, thing string) string { return words.Count(n, thing, thing+"s") }
 
 // beyondOrBelow says where n lies against a range that starts at least.
 func beyondOrBelow(n, least int) string {

@@ -227,10 +227,15 @@ func gpuMemory(name string) string {
 // lines print the CUDA device's name, "NVIDIA H100 80GB HBM3") read as
 // 80 GiB, about what the device reports (81559 MiB for that H100). It
 // returns 0 where a name prints none ("NVIDIA H200", "AMD Instinct
-// MI300X"): the catalog holds no memory sizes.
+// MI300X"), the catalog holding no memory sizes, and for a Grace
+// superchip's, whose number is the superchip's ("GH200 480GB": its
+// CPU's LPDDR5X).
 func GPUMemory(names []string) float64 {
 	least := 0.0
 	for _, n := range names {
+		if g, err := nccl.ParseGPU(n); err == nil && graceSuperchip(g.Name) {
+			return 0 // "GH200 480GB" names the Grace CPU's memory, not the GPU's
+		}
 		m, err := strconv.Atoi(gpuMemory(n))
 		if err != nil || m <= 0 {
 			return 0

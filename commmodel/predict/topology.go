@@ -137,7 +137,13 @@ func (h *Hardware) SetTopology(t *topo.Topology) (kept []string) {
 func (h *Hardware) captureFabric(t *topo.Topology, part bool) (kept []string) {
 	if !topo.FabricKnown(t) {
 		// Pairs of N/A cells, which may be the links: the capture settles
-		// neither the fabric nor bridged pairs (FabricNotes says so).
+		// no fabric (FabricNotes says so), but where the fabric is PCIe
+		// (the user's, or between cards that take an NVLink bridge), the
+		// bridges it shows join their pairs.
+		pcie := h.Fabric == FabricPCIe && (h.Sources.Fabric == SourceUser || h.bridgeable())
+		if pcie && anyBridge(t) && !part && h.Sources.NVLinkPairs != SourceUser {
+			h.nvlinkPairs, h.Sources.NVLinkPairs = true, SourceTopo
+		}
 		return nil
 	}
 	xgmi := topo.AllXGMI(t)
@@ -189,7 +195,7 @@ func (h *Hardware) C2CNote(t *topo.Topology) string {
 	if !h.c2cNICs(path) {
 		return ""
 	}
-	return fmt.Sprintf("the capture shows the NICs at %v from the GPUs, through a CPU: %s's GPU reaches the Grace CPU's NICs over NVLink-C2C, which nvidia-smi does not show, and NCCL types that path P2C from 2.27 and runs GPUDirect RDMA over it: the catalog's nic_path P2C stands (a table of the capture's devices gives nvidia-smi's paths); -hw nic-path=%v if NCCL finds the NICs there",
+	return fmt.Sprintf("the capture shows the NICs through a CPU (its paths read as NCCL's %v): %s's GPU reaches the Grace CPU's NICs over NVLink-C2C, which nvidia-smi does not show, and NCCL types that path P2C from 2.27 and runs GPUDirect RDMA over it: the catalog's nic_path P2C stands (a table of the capture's devices gives nvidia-smi's paths); -hw nic-path=%v if NCCL finds the NICs there",
 		path, h.GPU.Name, path)
 }
 

@@ -303,9 +303,8 @@ func readFixture(t testing.TB, f string) *topo.Topology {
 // TestSetTopologyUnknownPairs: a capture whose GPU pairs are all N/A
 // (nvidia-smi's word for what it cannot read, here the HGX H100 capture
 // of sglang#30401 with every NV18 so) settles no fabric: the H100's
-// catalog NVSwitch, 18 links and NVLS stand, where it read as PCIe from
-// the capture; its NICs and their path, which its other cells give, are
-// still the capture's.
+// catalog NVSwitch, 18 links and NVLS stand; its NICs and their path,
+// which its other cells give, are the capture's.
 func TestSetTopologyUnknownPairs(t *testing.T) {
 	b, err := os.ReadFile("../../topo/testdata/real/h100_hgx_8nic_sglang30401.txt")
 	if err != nil {
@@ -343,7 +342,7 @@ func TestSetTopologyC2C(t *testing.T) {
 	}
 	note := h.C2CNote(tp)
 	h.SetTopology(tp)
-	if h.NICPath != nccl.PathP2C || h.Sources.NICPath != SourceCatalog || h.Sources.NICs != SourceTopo || !strings.Contains(note, "the capture shows the NICs at PHB") {
+	if h.NICPath != nccl.PathP2C || h.Sources.NICPath != SourceCatalog || h.Sources.NICs != SourceTopo || !strings.Contains(note, "the capture shows the NICs through a CPU (its paths read as NCCL's PHB)") {
 		t.Errorf("GH200: nic_path %v (%s), NICs from %s, note %q; want the catalog's P2C, the capture's NICs, a note", h.NICPath, h.Sources.NICPath, h.Sources.NICs, note)
 	}
 	hh, err := DefaultHardware("NVIDIA H100 80GB HBM3")

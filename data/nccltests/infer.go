@@ -478,6 +478,15 @@ func (p *parser) splitGroups(s *testState) {
 	kept := sizes[low.group]
 	msg := fmt.Sprintf("the Rank lines name %d groups, which nccl-tests' NCCL_TESTS_SPLIT makes, each group its own communicator, all run at once: the table's bus bandwidth counts the %s of %s, and its times are the mean over every group's processes; the %s of the other groups %s left out",
 		len(sizes), words.Count(kept, "rank", "ranks"), whose, words.Count(len(s.grouped)-kept, "Rank line", "Rank lines"), words.Verb(len(s.grouped)-kept, "is", "are"))
+	top, listed := 0, map[int]bool{}
+	for _, r := range s.grouped {
+		top, listed[r.d.Rank] = max(top, r.d.Rank), true
+	}
+	if len(listed) != top+1 {
+		// Lines missing (elided, or cut): the groups' sizes are not known.
+		p.problem(first, 0, "%w: %s; the Rank lines list %d of ranks 0..%d, so the groups' sizes are not known", ErrSplit, msg, len(listed), top)
+		return
+	}
 	counts := slices.Sorted(maps.Values(sizes))
 	if counts[0] != counts[len(counts)-1] {
 		var each []string

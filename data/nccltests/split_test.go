@@ -44,8 +44,9 @@ func TestSplitGroups(t *testing.T) {
 	}{
 		{"MOD2", []int{0, 1, 2, 3}, []int{0, 1, 0, 1}, 2, 2, true, false, 5, "counts the 2 ranks of rank 0's group"},
 		{"rank 0 after", []int{1, 0, 2, 3}, []int{1, 0, 0, 1}, 2, 2, true, false, 4, "the 2 Rank lines of the other groups are left out"},
-		// Its lines list groups of 2 and 1: the missing line is rank 0's.
-		{"no rank 0", []int{1, 2, 3}, []int{1, 0, 1}, 2, 2, true, true, 5, "the group of rank 1, the lowest listed (no Rank line lists rank 0)"},
+		// A line missing: the groups' sizes are not known.
+		{"no rank 0", []int{1, 2, 3}, []int{1, 0, 1}, 2, 2, true, false, 5, "the group of rank 1, the lowest listed (no Rank line lists rank 0)"},
+		{"a line missing", []int{0, 2, 3}, []int{0, 0, 1}, 2, 2, true, false, 6, "the Rank lines list 3 of ranks 0..3, so the groups' sizes are not known"},
 		{"unequal", []int{0, 1, 2, 3}, []int{0, 1, 0, 2}, 2, 2, true, true, 5, "the groups differ in size (2, 1, 1 Rank lines)"},
 		{"one group", []int{0, 1, 2, 3}, []int{0, 0, 0, 0}, 4, 2, false, true, 0, ""}, // the 2-rank table fits no 4 ranks
 	} {
