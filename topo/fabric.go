@@ -76,9 +76,10 @@ func ReadNVLinks(t *Topology) NVLinks {
 		}
 		return 0
 	}
-	// maybe counts an N/A cell, which may hide NVLinks, as a link.
+	// maybe counts an N/A cell, which may hide NVLinks, as a link, and
+	// an XGMI one (an AMD capture's, whose N/A pair may hide XGMI).
 	maybe := func(i, j int) int {
-		if i != j && t.Path(t.gpus[i], t.gpus[j]).Class == Unknown {
+		if c := t.Path(t.gpus[i], t.gpus[j]).Class; i != j && (c == Unknown || c == XGMI) {
 			return 1
 		}
 		return links(i, j)
@@ -345,13 +346,16 @@ func FabricNotes(t *Topology) []string {
 		if len(u) > 1 {
 			which += " among them"
 		}
-		keys := "fabric=nvswitch|mesh|pcie"
+		keys, link := "fabric=nvswitch|mesh|pcie", "NVLink"
 		if len(t.rocm) > 0 {
-			keys = "fabric=infinity|pcie"
+			keys, link = "fabric=infinity|pcie", "XGMI"
 		}
-		return []string{fmt.Sprintf("unknown links: the capture gives no path (N/A) between %d of its %d GPU pairs (%s), and whether NVLink joins every GPU turns on them: "+
-			"the capture settles no fabric; -hw %s settles it",
-			len(u), len(t.gpus)*(len(t.gpus)-1)/2, which, keys)}
+		pairs := fmt.Sprintf("between %d of its %d GPU pairs (%s)", len(u), len(t.gpus)*(len(t.gpus)-1)/2, which)
+		if len(t.gpus) == 2 {
+			pairs = "between its 2 GPUs"
+		}
+		return []string{fmt.Sprintf("unknown links: the capture gives no path (N/A) %s, and whether %s joins every GPU turns on them: "+
+			"the capture settles no fabric; -hw %s settles it", pairs, link, keys)}
 	}
 	l := ReadNVLinks(t)
 	if !l.Joined && !l.Switched {
@@ -379,6 +383,15 @@ func FabricNotes(t *Topology) []string {
 			"links to %s are down or not trained, and the NVLink bandwidth is lower; "+
 			"the capture gives links %d, the fewest, as a ring crosses every GPU's links (nvidia-smi nvlink -s shows each link's state)",
 			words.And(names(low)), words.Verb(len(low), "shows", "show"), where, l.Most(), strings.Join(each, ", "), what, l.Least()))
+	}
+	if u := UnknownPairs(t); !l.Switched && l.Joined && len(u) > 0 {
+		// A mesh's N/A pairs count no links, which they may hide.
+		var pairs []string
+		for _, p := range u {
+			pairs = append(pairs, t.gpus[p[0]].Name+"-"+t.gpus[p[1]].Name)
+		}
+		notes = append(notes, fmt.Sprintf("the capture gives no path (N/A) between %s: the NVLinks summed over their peers leave out any it hides, and a GPU of fewer sets the links; -hw links=N gives a GPU's whole count",
+			words.And(pairs)))
 	}
 	if len(l.Off) > 0 {
 		on := len(t.gpus) - len(l.Off)
@@ -410,9 +423,13 @@ func FabricNotes(t *Topology) []string {
 			a, b := t.gpus[u[0]], t.gpus[u[1]]
 			pairs = append(pairs, fmt.Sprintf("%s-%s (%s)", a.Name, b.Name, t.Path(a, b)))
 		}
-		notes = append(notes, fmt.Sprintf("the capture shows no NVLink between %s, where both GPUs of each reach the others on the switch over NVLink: "+
-			"a switch joins every GPU on it, and the %s taken as joined (a cell the capture left out or damaged; nvidia-smi topo -m on the host shows it again); -hw fabric=pcie if a run of all %d GPUs crosses PCIe there",
-			words.And(pairs), words.Verb(len(pairs), "pair is", "pairs are"), len(t.gpus)))
+		n := fmt.Sprintf("the capture shows no NVLink between %s, where both GPUs of each reach the others on the switch over NVLink: "+
+			"a switch joins every GPU on it, and the %s taken as joined (a cell the capture left out or damaged; nvidia-smi topo -m on the host shows it again)",
+			words.And(pairs), words.Verb(len(pairs), "pair is", "pairs are"))
+		if len(l.Off) == 0 {
+			n += fmt.Sprintf("; -hw fabric=pcie if a run of all %d GPUs crosses PCIe there", len(t.gpus))
+		}
+		notes = append(notes, n)
 	}
 	return notes
 }

@@ -150,8 +150,8 @@ func TestSwitchUnjoinedPairs(t *testing.T) {
 
 // TestLegendEntryOfNoNIC: a NIC Legend entry of a NIC the matrix does not
 // head (NIC5 under a matrix of NIC0 alone: nvidia-smi lists the NICs it
-// heads) is another capture's line or a cut matrix, and is said at its
-// line, once for every such entry.
+// heads) is another capture's line or a cut matrix: one warning names
+// every such entry, at the first one's line.
 func TestLegendEntryOfNoNIC(t *testing.T) {
 	rows := []string{
 		"\tGPU0\tGPU1\tNIC0",
@@ -166,5 +166,27 @@ func TestLegendEntryOfNoNIC(t *testing.T) {
 	}
 	if len(problems) != 1 || problems[0].Line != 9 || !errors.Is(problems[0], ErrLegendDevice) || !strings.Contains(problems[0].Error(), "names NIC5, which is no NIC of the matrix (the matrix heads NIC0)") || top.NIC(0).Device != "mlx5_0" {
 		t.Errorf("problems %v, NIC0's device %q; want one at line 9 naming NIC5, mlx5_0 read", problems, top.NIC(0).Device)
+	}
+	more := strings.Join(append(rows, "  NIC6: mlx5_6", "  NIC7: mlx5_7", "  NIC8: mlx5_8", "  NIC9: mlx5_9"), "\n") + "\n"
+	if _, problems, err := ParseString(more); err != nil || len(problems) != 1 || !strings.Contains(problems[0].Error(), "names NIC5, NIC6, NIC7, NIC8 and 1 more, which are no NICs of the matrix") {
+		t.Errorf("five strays: %v, %v; want one warning naming four and 1 more", problems, err)
+	}
+}
+
+// TestMeshUnknownPair: a 4-GPU mesh (NV6 to each of 3 peers, 18 an H100)
+// whose GPU1-GPU2 cell is N/A counts 12 links for those GPUs, and a note
+// names the pair whose N/A may hide the rest.
+func TestMeshUnknownPair(t *testing.T) {
+	rows := []string{
+		"\tGPU0\tGPU1\tGPU2\tGPU3",
+		"GPU0\t X \tNV6\tNV6\tNV6",
+		"GPU1\tNV6\t X \tN/A\tNV6",
+		"GPU2\tNV6\tN/A\t X \tNV6",
+		"GPU3\tNV6\tNV6\tNV6\t X ",
+	}
+	top := mustParse(t, strings.Join(rows, "\n")+"\n")
+	if f := InferFabric(top); f.Kind != commmodel.FullMesh || f.Links != 12 || !FabricKnown(top) ||
+		!strings.Contains(strings.Join(FabricNotes(top), "\n"), "the capture gives no path (N/A) between GPU1-GPU2") {
+		t.Errorf("%v, notes %q; want a mesh of 12 and the N/A pair named", f, FabricNotes(top))
 	}
 }

@@ -959,7 +959,7 @@ func (p *parser) applyLegend(t *Topology) {
 		if len(t.nics) > 0 {
 			heads = "the matrix heads " + nameList(nicNames(t))
 		}
-		names := nameList(stray)
+		names := words.And(stray)
 		if strays > len(stray) {
 			names = fmt.Sprintf("%s and %d more", strings.Join(stray, ", "), strays-len(stray))
 		}
@@ -999,7 +999,7 @@ func (p *parser) applyLegend(t *Topology) {
 
 // maxNames bounds the NIC Legend entries of no NIC that applyLegend
 // names, so that a damaged capture's problem stays short.
-const maxNames = 8
+const maxNames = 4
 
 // nicNames returns t's NICs' names.
 func nicNames(t *Topology) []string {

@@ -328,3 +328,24 @@ func TestROCmLinkTypeAgainstWeight(t *testing.T) {
 		t.Errorf("GPU0-GPU1 %v; want the link type's PCIe", p)
 	}
 }
+
+// TestROCmUnknownPair: an AMD capture of XGMI between every pair but one
+// N/A pair (here gfx942_8gpu_xgmi_msswift's GPU0-GPU1) settles no fabric,
+// as the N/A pair may be XGMI too, where it read as PCIe between bridged
+// groups.
+func TestROCmUnknownPair(t *testing.T) {
+	b, err := os.ReadFile("testdata/rocm/gfx942_8gpu_xgmi_msswift.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	lines[29] = strings.Replace(lines[29], "XGMI ", "N/A  ", 1) // GPU0/GPU1
+	lines[30] = strings.Replace(lines[30], "XGMI ", "N/A  ", 1) // GPU1/GPU0
+	top, _, err := ParseROCm(strings.NewReader(strings.Join(lines, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if FabricKnown(top) || !strings.Contains(strings.Join(FabricNotes(top), ""), "whether XGMI joins every GPU") || !strings.HasPrefix(DescribeFabric(top), "unknown") {
+		t.Errorf("one pair N/A: known %v, notes %q, %q; want unsettled, XGMI named", FabricKnown(top), FabricNotes(top), DescribeFabric(top))
+	}
+}

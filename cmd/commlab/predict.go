@@ -644,6 +644,9 @@ func captureHardware(gpu, spec, topoFile string, tp *topo.Topology, bad []*topo.
 	// GPUs with fewer NVLinks than the others, or off the NVSwitch, are
 	// named, since the fabric and links the capture gives follow from them.
 	notes := topo.FabricNotes(tp)
+	if !topo.FabricKnown(tp) && hw.Sources.Fabric == predict.SourceUser {
+		notes = nil // the capture's unknown links, which -hw fabric settles
+	}
 	for _, n := range notes {
 		problems = append(problems, problem{Message: fmt.Sprintf("%s: %s", topoFile, n)})
 	}

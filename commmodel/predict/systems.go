@@ -209,8 +209,8 @@ func SystemsOfGPUs(systems, names []string) []string {
 	})
 }
 
-// gpuMemoryRE finds a GPU's memory in its name: "A100-SXM4-40GB", "NVIDIA
-// A100 80GB PCIe", "NVIDIA GH200 120GB".
+// gpuMemoryRE finds the memory a GPU's name prints: "A100-SXM4-40GB",
+// "NVIDIA A100 80GB PCIe", and a superchip's, "NVIDIA GH200 120GB".
 var gpuMemoryRE = regexp.MustCompile(`(?i)(?:^|[^0-9])([0-9]+) ?GB(?:$|[^/a-z])`)
 
 // gpuMemory returns the memory, in GB, that a GPU's name prints, "" for

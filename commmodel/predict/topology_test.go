@@ -356,3 +356,25 @@ func TestSetTopologyC2C(t *testing.T) {
 		t.Errorf("H100: nic_path %v (%s); want the capture's PHB", hh.NICPath, hh.Sources.NICPath)
 	}
 }
+
+// TestGPUMemoryNames: a name's "80GB" is the GPU's memory read as GiB,
+// the least where names differ; a Grace superchip's number is the
+// superchip's (its CPU's memory too: "GH200 480GB"), and a name without
+// one gives none.
+func TestGPUMemoryNames(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		want  float64
+	}{
+		{[]string{"NVIDIA H100 80GB HBM3"}, 80 << 30},
+		{[]string{"NVIDIA A100-SXM4-80GB", "NVIDIA A100-SXM4-40GB"}, 40 << 30},
+		{[]string{"NVIDIA GH200 480GB"}, 0},
+		{[]string{"NVIDIA GH200 120GB"}, 0},
+		{[]string{"NVIDIA H200"}, 0},
+		{[]string{"NVIDIA H100 80GB HBM3", "NVIDIA H200"}, 0},
+	} {
+		if got := GPUMemory(c.names); got != c.want {
+			t.Errorf("%q: %g, want %g", c.names, got, c.want)
+		}
+	}
+}

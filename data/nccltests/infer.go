@@ -484,6 +484,7 @@ func (p *parser) splitGroups(s *testState) {
 	}
 	if len(listed) != top+1 {
 		// Lines missing (elided, or cut): the groups' sizes are not known.
+		msg = strings.Replace(msg, "counts the ", "counts at least the ", 1)
 		p.problem(first, 0, "%w: %s; the Rank lines list %d of ranks 0..%d, so the groups' sizes are not known", ErrSplit, msg, len(listed), top)
 		return
 	}
