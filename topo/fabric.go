@@ -76,19 +76,27 @@ func ReadNVLinks(t *Topology) NVLinks {
 		}
 		return 0
 	}
-	// maybe counts an N/A cell, which may hide NVLinks, as a link, and
-	// an XGMI one (an AMD capture's, whose N/A pair may hide XGMI).
-	maybe := func(i, j int) int {
-		if c := t.Path(t.gpus[i], t.gpus[j]).Class; i != j && (c == Unknown || c == XGMI) {
+	// known counts a GPU-to-GPU link a cell shows, NVLink or XGMI (an AMD
+	// capture's); maybe an N/A cell too, which may hide one. Where N/A
+	// cells join GPUs that the known links leave apart, they decide the
+	// fabric.
+	known := func(i, j int) int {
+		if i != j && t.Path(t.gpus[i], t.gpus[j]).Class == XGMI {
 			return 1
 		}
 		return links(i, j)
+	}
+	maybe := func(i, j int) int {
+		if i != j && t.Path(t.gpus[i], t.gpus[j]).Class == Unknown {
+			return 1
+		}
+		return known(i, j)
 	}
 	all := make([]int, p)
 	for i := range all {
 		all[i] = i
 	}
-	mayJoin := p >= 2 && len(islands(all, maybe)) == 1
+	unsettled := p >= 2 && len(islands(all, maybe)) == 1 && len(islands(all, known)) > 1
 	for i := range p {
 		for j := range p {
 			sums[i] += links(i, j)
@@ -120,12 +128,12 @@ func ReadNVLinks(t *Topology) NVLinks {
 			}
 		}
 		l.Joined = len(l.Off) == 0 && l.Islands == nil
-		l.Unsettled = !l.Joined && mayJoin
+		l.Unsettled = unsettled
 		return l
 	}
 	copy(l.PerGPU, sums)
 	l.Joined = p >= 2 && reach(p, links) == p
-	l.Unsettled = !l.Joined && mayJoin
+	l.Unsettled = unsettled
 	return l
 }
 
@@ -291,6 +299,20 @@ func FabricKnown(t *Topology) bool {
 	if len(t.gpus) < 2 || AllXGMI(t) {
 		return true
 	}
+	if len(t.rocm) > 0 && len(UnknownPairs(t)) > 0 {
+		// An AMD host is Infinity Fabric where every pair is XGMI: N/A
+		// pairs among XGMI ones alone may be XGMI too.
+		xgmiOrNA := true
+		for i := range t.gpus {
+			for j := i + 1; j < len(t.gpus); j++ {
+				c := t.Path(t.gpus[i], t.gpus[j]).Class
+				xgmiOrNA = xgmiOrNA && (c == XGMI || c == Unknown)
+			}
+		}
+		if xgmiOrNA {
+			return false
+		}
+	}
 	return !ReadNVLinks(t).Unsettled
 }
 
@@ -340,8 +362,7 @@ func FabricNotes(t *Topology) []string {
 	if len(t.gpus) < 2 || AllXGMI(t) {
 		return nil
 	}
-	if !FabricKnown(t) {
-		u := UnknownPairs(t)
+	if u := UnknownPairs(t); !FabricKnown(t) && len(u) > 0 {
 		which := fmt.Sprintf("%s-%s", t.gpus[u[0][0]].Name, t.gpus[u[0][1]].Name)
 		if len(u) > 1 {
 			which += " among them"

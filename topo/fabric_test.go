@@ -3,6 +3,7 @@ package topo
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -188,5 +189,36 @@ func TestMeshUnknownPair(t *testing.T) {
 	if f := InferFabric(top); f.Kind != commmodel.FullMesh || f.Links != 12 || !FabricKnown(top) ||
 		!strings.Contains(strings.Join(FabricNotes(top), "\n"), "the capture gives no path (N/A) between GPU1-GPU2") {
 		t.Errorf("%v, notes %q; want a mesh of 12 and the N/A pair named", f, FabricNotes(top))
+	}
+}
+
+// TestFabricOfEveryCapture: every capture of the repository that reads
+// (nvidia-smi's and AMD's, sound and damaged) settles its fabric, none by
+// N/A cells alone, and its notes and description are made without fault.
+func TestFabricOfEveryCapture(t *testing.T) {
+	files, err := filepath.Glob("testdata/*/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("%d captures, %v", len(files), err)
+	}
+	read := 0
+	for _, f := range files {
+		top, _, err := ParseFile(f)
+		if errors.Is(err, ErrROCm) {
+			top, _, err = ParseROCmFile(f)
+		}
+		if err != nil {
+			continue // a damaged capture that does not read
+		}
+		read++
+		if !FabricKnown(top) {
+			t.Errorf("%s: the fabric unsettled, where its cells show it", f)
+		}
+		_ = FabricNotes(top)
+		if DescribeFabric(top) == "" {
+			t.Errorf("%s: no description", f)
+		}
+	}
+	if read < 40 {
+		t.Errorf("%d captures read of %d; want the repository's 40 and more", read, len(files))
 	}
 }
