@@ -19,7 +19,8 @@ type ParseError = parseerr.ParseError
 
 // Sentinel causes of a ParseError (besides ErrPathToken and ErrCPUList).
 // Parse reports ErrShortRow, ErrAsymmetric, ErrNoLegend, ErrLegendDevice,
-// ErrCutHeader, ErrSecondMatrix, ErrLinkType and, for a NIC, ErrMissingRow as warnings
+// ErrStrayLegend, ErrCutHeader, ErrSecondMatrix, ErrLinkType and, for a NIC,
+// ErrMissingRow as warnings
 // (problems); the others stop it.
 var (
 	// ErrNoMatrix: no header with matrix rows under it.
@@ -54,9 +55,12 @@ var (
 	// ErrLegendDevice (a warning): a NIC Legend entry names a device
 	// whose name holds a blank or a character NCCL_IB_HCA reads as syntax
 	// (',' '=' '^' ':'), or a device another entry names too: a damaged
-	// legend, of whose devices Topology.IBHCA makes no list. An entry of a
-	// NIC the matrix does not head is left unread with it too.
+	// legend, of whose devices Topology.IBHCA makes no list.
 	ErrLegendDevice = errors.New("damaged NIC Legend entry")
+	// ErrStrayLegend (a warning): NIC Legend entries of NICs the matrix
+	// does not head (another capture's lines, or a cut matrix), left
+	// unread; the matrix's NICs keep their entries.
+	ErrStrayLegend = errors.New("NIC Legend entry of no NIC")
 	// ErrSecondMatrix (a warning): another matrix header, with rows under
 	// it, follows the matrix read (two captures in one file); only the
 	// first matrix and the legend before the second are read.

@@ -165,7 +165,7 @@ func TestLegendEntryOfNoNIC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(problems) != 1 || problems[0].Line != 9 || !errors.Is(problems[0], ErrLegendDevice) || !strings.Contains(problems[0].Error(), "names NIC5, which is no NIC of the matrix (the matrix heads NIC0)") || top.NIC(0).Device != "mlx5_0" {
+	if len(problems) != 1 || problems[0].Line != 9 || !errors.Is(problems[0], ErrStrayLegend) || !strings.Contains(problems[0].Error(), "names NIC5, which is no NIC of the matrix (the matrix heads NIC0)") || top.NIC(0).Device != "mlx5_0" {
 		t.Errorf("problems %v, NIC0's device %q; want one at line 9 naming NIC5, mlx5_0 read", problems, top.NIC(0).Device)
 	}
 	more := strings.Join(append(rows, "  NIC6: mlx5_6", "  NIC7: mlx5_7", "  NIC8: mlx5_8", "  NIC9: mlx5_9"), "\n") + "\n"

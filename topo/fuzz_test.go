@@ -47,9 +47,9 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		for k, p := range problems {
-			warning := errors.Is(p, ErrShortRow) || errors.Is(p, ErrAsymmetric) || errors.Is(p, ErrNoLegend) || errors.Is(p, ErrLegendDevice) || errors.Is(p, ErrMissingRow) || errors.Is(p, ErrCutHeader) || errors.Is(p, ErrSecondMatrix) || errors.Is(p, ErrNUMASpan)
+			warning := errors.Is(p, ErrShortRow) || errors.Is(p, ErrAsymmetric) || errors.Is(p, ErrNoLegend) || errors.Is(p, ErrLegendDevice) || errors.Is(p, ErrStrayLegend) || errors.Is(p, ErrMissingRow) || errors.Is(p, ErrCutHeader) || errors.Is(p, ErrSecondMatrix) || errors.Is(p, ErrNUMASpan)
 			if p.Line < 1 || !warning {
-				t.Fatalf("problem %v: want a line and a warning's cause (ErrShortRow, ErrAsymmetric, ErrNoLegend, ErrLegendDevice, ErrMissingRow, ErrCutHeader, ErrSecondMatrix, ErrNUMASpan)", p)
+				t.Fatalf("problem %v: want a line and a warning's cause (ErrShortRow, ErrAsymmetric, ErrNoLegend, ErrLegendDevice, ErrStrayLegend, ErrMissingRow, ErrCutHeader, ErrSecondMatrix, ErrNUMASpan)", p)
 			}
 			if errors.Is(p, ErrLegendDevice) && top.IBHCA().Value != "" {
 				t.Fatalf("problem %v, yet NCCL_IB_HCA %q", p, top.IBHCA().Value)
@@ -70,6 +70,8 @@ func FuzzParse(f *testing.F) {
 		top.Bindings()
 		top.Rails(2)
 		InferFabric(top)
+		FabricNotes(top)
+		DescribeFabric(top)
 		if err := WriteReport(io.Discard, top); err != nil {
 			t.Fatal(err)
 		}

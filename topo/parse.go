@@ -965,7 +965,7 @@ func (p *parser) applyLegend(t *Topology) {
 		}
 		p.problems = append(p.problems, p.errAt(strayAt[0], strayAt[1], fmt.Errorf(
 			"the NIC Legend names %s, %s of the matrix (%s), and %s left unread: %w",
-			names, words.Verb(strays, "which is no NIC", "which are no NICs"), heads, words.Verb(strays, "it is", "they are"), ErrLegendDevice)))
+			names, words.Verb(strays, "which is no NIC", "which are no NICs"), heads, words.Verb(strays, "it is", "they are"), ErrStrayLegend)))
 	}
 	// One problem a NIC at most, in NIC order (sorted later by line).
 	first := map[string]int{} // each device's first NIC

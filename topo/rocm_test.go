@@ -187,10 +187,12 @@ func FuzzParseROCm(f *testing.F) {
 			return
 		}
 		for _, p := range problems {
-			if p.Line < 1 || !errors.Is(p, ErrAsymmetric) {
-				t.Fatalf("problem %v: want a line and ErrAsymmetric", p)
+			if p.Line < 1 || !errors.Is(p, ErrAsymmetric) && !errors.Is(p, ErrLinkType) {
+				t.Fatalf("problem %v: want a line and ErrAsymmetric or ErrLinkType", p)
 			}
 		}
+		FabricNotes(top)
+		DescribeFabric(top)
 		g := top.GPUs()
 		if len(top.NICs()) != 0 || len(top.ROCm()) != len(g)*(len(g)-1)/2 {
 			t.Fatalf("%d NICs, %d ROCm pairs for %d GPUs", len(top.NICs()), len(top.ROCm()), len(g))
