@@ -476,6 +476,9 @@ func FabricNotes(t *Topology) []string {
 // GPUs XGMI bridges join in groups names the groups (XGMIGroups).
 func DescribeFabric(t *Topology) string {
 	if !FabricKnown(t) {
+		if len(t.gpus) == 2 {
+			return "unknown, 2 GPUs: no path (N/A) between them"
+		}
 		return fmt.Sprintf("unknown, %d GPUs: no path (N/A) between %d of their %d pairs, on which it turns", len(t.gpus), len(UnknownPairs(t)), len(t.gpus)*(len(t.gpus)-1)/2)
 	}
 	f := InferFabric(t)

@@ -333,7 +333,9 @@ func writeTopoHardware(w io.Writer, out topoOut, peers []int, gpu, part, file bo
 				own = append(own, g.NCCLPath)
 			}
 		}
-		if f.Name == "nic_path" && !part && len(out.GPUs) >= 2 && len(own) > 0 && !slices.Equal(own, []string{f.Value}) {
+		// Only the capture's own path (not the catalog's or an assumed one,
+		// with -gpu) is the ring's reading of these bindings.
+		if f.Name == "nic_path" && f.Source == predict.SourceTopo && !part && len(out.GPUs) >= 2 && len(own) > 0 && !slices.Equal(own, []string{f.Value}) {
 			fmt.Fprintf(w, "nic_path %s is the path by which NCCL's ring enters and leaves the host, not a GPU's to its own NIC (the bindings' NCCL column: %s): a ring's channel enters at one GPU and leaves at another (docs/topology.md)\n",
 				f.Value, strings.Join(own, ", "))
 		}

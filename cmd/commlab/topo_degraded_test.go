@@ -135,3 +135,27 @@ func TestPredictDegradedNVLinks(t *testing.T) {
 		t.Errorf("%s: %s, want Ring (pcie)", hgxGPU3NoNVL, res.Predictions[0].Algorithm)
 	}
 }
+
+// TestTopoNICPathLineIsTheCapture's: the line that sets nic_path against
+// the bindings' paths speaks of the capture's path alone; on a GH200
+// pair (NVL2: NV18 between them, a NIC PHB to each) the catalog's P2C
+// stands (the C2C note says why), and no line calls it the ring's.
+func TestTopoNICPathLineIsTheCaptures(t *testing.T) {
+	t.Parallel()
+	capture := strings.Join([]string{
+		"\tGPU0\tGPU1\tNIC0\tNIC1",
+		"GPU0\t X \tNV18\tPHB\tSYS",
+		"GPU1\tNV18\t X \tSYS\tPHB",
+		"NIC0\tPHB\tSYS\t X \tSYS",
+		"NIC1\tSYS\tPHB\tSYS\t X ",
+		"", "NIC Legend:", "", "  NIC0: mlx5_0", "  NIC1: mlx5_1", "",
+	}, "\n")
+	f := filepath.Join(t.TempDir(), "gh200_nvl2.txt")
+	if err := os.WriteFile(f, []byte(capture), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI("topo", "-gpu", "NVIDIA GH200 120GB", f)
+	if code != 0 || strings.Contains(out, "is the path by which NCCL's ring") || !strings.Contains(out, "nic_path P2C (catalog)") || !strings.Contains(out, "NVLink-C2C") {
+		t.Errorf("exit %d, %s:\n%s\nwant the catalog's P2C, the C2C note, and no ring line", code, stderr, out)
+	}
+}
