@@ -85,21 +85,24 @@ func (h *Hardware) AssumedLinkFacts() []Fact {
 
 // LinksNote says where the links the user gave (-hw links=N) are more than
 // the catalog gives h's GPU, whose datasheet counts every link it has (an
-// MI300X's 7 Infinity Fabric links, an H100's 18 NVLinks): the count is
-// taken as given, and the note names the catalog's. "" otherwise: fewer
-// links are a GPU's with some down.
+// MI300X's 7 Infinity Fabric links, an H100's 18 NVLinks, an H100 PCIe's
+// 12 on its bridge): the count is taken as given, and the note names the
+// catalog's. "" otherwise: fewer links are a GPU's with some down.
 func (h *Hardware) LinksNote() string {
 	if h.Sources.NVLinks != SourceUser {
 		return ""
 	}
 	g, err := nccl.ParseGPU(h.GPU.Name)
-	if err != nil || g.NVLinks == 0 || h.links() <= g.NVLinks {
+	most, kind := g.NVLinks, "NVLinks"
+	if g.NVLinks == 0 {
+		most, kind = g.BridgeLinks, "NVLinks on its bridge" // a PCIe card's, where one is fitted
+	}
+	if err != nil || most == 0 || h.links() <= most {
 		return ""
 	}
-	kind := "NVLinks"
 	if g.ISA != "" {
 		kind = "Infinity Fabric links"
 	}
 	return fmt.Sprintf("-hw links=%d: the catalog gives %s %d %s, every link of its datasheet, and no GPU of it has more; %d is taken as given (links=%d is the catalog's)",
-		h.links(), g.Name, g.NVLinks, kind, h.links(), g.NVLinks)
+		h.links(), g.Name, most, kind, h.links(), most)
 }

@@ -329,6 +329,8 @@ func TestLinksNote(t *testing.T) {
 		{"AMD Instinct MI300X", "links=9", "-hw links=9: the catalog gives AMD Instinct MI300X 7 Infinity Fabric links"},
 		{"NVIDIA H100 80GB HBM3", "links=20", "the catalog gives H100 SXM 18 NVLinks"},
 		{"NVIDIA H100 80GB HBM3", "links=12", ""},
+		{"NVIDIA H100 PCIe", "links=20", "the catalog gives H100 PCIe 12 NVLinks on its bridge"},
+		{"NVIDIA H100 PCIe", "links=12", ""},
 		{"NVIDIA H100 80GB HBM3", "", ""},
 		{"Acme X1", "links=40,link-bw=50GB/s", ""},
 	} {
