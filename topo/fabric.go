@@ -295,39 +295,47 @@ func UnknownPairs(t *Topology) [][2]int {
 // capture settles it; where N/A cells alone keep GPUs apart, they may be
 // the links the capture leaves out (nvidia-smi prints N/A for what it
 // cannot read, and a capture of NVLinks all N/A reads as PCIe).
-func FabricKnown(t *Topology) bool {
+func FabricKnown(t *Topology) bool { return fabricKnown(t, ReadNVLinks(t), UnknownPairs(t)) }
+
+// fabricKnown is FabricKnown of t, whose NV# cells read l and whose N/A
+// pairs are u. An AMD host is Infinity Fabric where every pair is XGMI
+// (AllXGMI): N/A pairs among XGMI ones alone may be XGMI too.
+func fabricKnown(t *Topology, l NVLinks, u [][2]int) bool {
 	if len(t.gpus) < 2 || AllXGMI(t) {
 		return true
 	}
-	if len(t.rocm) > 0 && len(UnknownPairs(t)) > 0 {
-		// An AMD host is Infinity Fabric where every pair is XGMI: N/A
-		// pairs among XGMI ones alone may be XGMI too.
-		xgmiOrNA := true
-		for i := range t.gpus {
-			for j := i + 1; j < len(t.gpus); j++ {
-				c := t.Path(t.gpus[i], t.gpus[j]).Class
-				xgmiOrNA = xgmiOrNA && (c == XGMI || c == Unknown)
-			}
-		}
-		if xgmiOrNA {
-			return false
-		}
+	if len(t.rocm) > 0 && len(u) > 0 && everyPair(t, func(c Class) bool { return c == XGMI || c == Unknown }) {
+		return false
 	}
-	return !ReadNVLinks(t).Unsettled
+	return !l.Unsettled
 }
 
 // AllXGMI reports that t has two or more GPUs and every pair of them is
 // XGMI (AMD's Infinity Fabric, as rocm-smi --showtopo types it).
 func AllXGMI(t *Topology) bool {
-	p := len(t.gpus)
-	for i := range p {
-		for j := i + 1; j < p; j++ {
-			if t.Path(t.gpus[i], t.gpus[j]).Class != XGMI {
+	return len(t.gpus) >= 2 && everyPair(t, func(c Class) bool { return c == XGMI })
+}
+
+// everyPair reports whether the path class of every pair of t's GPUs is
+// one ok takes.
+func everyPair(t *Topology, ok func(Class) bool) bool {
+	for i := range t.gpus {
+		for j := i + 1; j < len(t.gpus); j++ {
+			if !ok(t.Path(t.gpus[i], t.gpus[j]).Class) {
 				return false
 			}
 		}
 	}
-	return p >= 2
+	return true
+}
+
+// gpuNames returns the names of t's GPUs of indices gpus.
+func (t *Topology) gpuNames(gpus []int) []string {
+	out := make([]string, len(gpus))
+	for k, g := range gpus {
+		out[k] = t.gpus[g].Name
+	}
+	return out
 }
 
 // NVLinkGraph returns the NVLinks of a GPU of t where NVLinks join every
@@ -362,7 +370,8 @@ func FabricNotes(t *Topology) []string {
 	if len(t.gpus) < 2 || AllXGMI(t) {
 		return nil
 	}
-	if u := UnknownPairs(t); !FabricKnown(t) && len(u) > 0 {
+	l, u := ReadNVLinks(t), UnknownPairs(t)
+	if !fabricKnown(t, l, u) && len(u) > 0 {
 		which := fmt.Sprintf("%s-%s", t.gpus[u[0][0]].Name, t.gpus[u[0][1]].Name)
 		if len(u) > 1 {
 			which += " among them"
@@ -378,18 +387,11 @@ func FabricNotes(t *Topology) []string {
 		return []string{fmt.Sprintf("unknown links: the capture gives no path (N/A) %s, and whether %s joins every GPU turns on them: "+
 			"the capture settles no fabric; -hw %s settles it", pairs, link, keys)}
 	}
-	l := ReadNVLinks(t)
 	if !l.Joined && !l.Switched {
 		return nil // PCIe, or NVLink-bridged pairs: no fabric of NVLinks to fall short of
 	}
 	var notes []string
-	names := func(gpus []int) []string {
-		var s []string
-		for _, g := range gpus {
-			s = append(s, t.gpus[g].Name)
-		}
-		return s
-	}
+	names := t.gpuNames
 	if low := l.degraded(); len(low) > 0 {
 		var each []string
 		for _, g := range low {
@@ -405,7 +407,7 @@ func FabricNotes(t *Topology) []string {
 			"the capture gives links %d, the fewest, as a ring crosses every GPU's links (nvidia-smi nvlink -s shows each link's state)",
 			words.And(names(low)), words.Verb(len(low), "shows", "show"), where, l.Most(), strings.Join(each, ", "), what, l.Least()))
 	}
-	if u := UnknownPairs(t); !l.Switched && l.Joined && len(u) > 0 {
+	if !l.Switched && l.Joined && len(u) > 0 {
 		// A mesh's N/A pairs count no links, which they may hide.
 		var pairs []string
 		for _, p := range u {
@@ -475,11 +477,12 @@ func FabricNotes(t *Topology) []string {
 // rocm-smi does not show, its links, as an assumption. A PCIe host whose
 // GPUs XGMI bridges join in groups names the groups (XGMIGroups).
 func DescribeFabric(t *Topology) string {
-	if !FabricKnown(t) {
+	l, u := ReadNVLinks(t), UnknownPairs(t)
+	if !fabricKnown(t, l, u) {
 		if len(t.gpus) == 2 {
 			return "unknown, 2 GPUs: no path (N/A) between them"
 		}
-		return fmt.Sprintf("unknown, %d GPUs: no path (N/A) between %d of their %d pairs, on which it turns", len(t.gpus), len(UnknownPairs(t)), len(t.gpus)*(len(t.gpus)-1)/2)
+		return fmt.Sprintf("unknown, %d GPUs: no path (N/A) between %d of their %d pairs, on which it turns", len(t.gpus), len(u), len(t.gpus)*(len(t.gpus)-1)/2)
 	}
 	f := InferFabric(t)
 	if AllXGMI(t) {
@@ -506,23 +509,15 @@ func DescribeFabric(t *Topology) string {
 		}
 		return fmt.Sprintf("%s, %d GPUs, no XGMI between every pair", f.Kind, f.P)
 	}
-	l := ReadNVLinks(t)
 	if len(l.Islands) > 0 {
 		var groups []string
 		for _, g := range l.Islands {
-			var each []string
-			for _, i := range g {
-				each = append(each, t.gpus[i].Name)
-			}
-			groups = append(groups, strings.Join(each, "-"))
+			groups = append(groups, strings.Join(t.gpuNames(g), "-"))
 		}
 		return fmt.Sprintf("%s, %d GPUs: NVSwitch (NV%d) joins %s, each group apart (partitions)", f.Kind, f.P, l.Most(), words.And(groups))
 	}
 	if len(l.Off) > 0 {
-		off := []string{}
-		for _, g := range l.Off {
-			off = append(off, t.gpus[g].Name)
-		}
+		off := t.gpuNames(l.Off)
 		return fmt.Sprintf("%s, %d GPUs: NVSwitch (NV%d) joins %d, %s %s no NVLink (off the switch)",
 			f.Kind, f.P, l.Most(), f.P-len(off), words.And(off), words.Verb(len(off), "has", "have"))
 	}

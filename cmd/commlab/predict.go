@@ -821,7 +821,7 @@ func sizesPastMemory(names []string, sizes []float64) string {
 		return ""
 	}
 	n := fmt.Sprintf("from %s, the sizes are beyond what nccl-tests runs on a GPU of the %.0f GB its name prints: it runs up to %s there, three buffers of the largest size (to send, to receive, and the result it checks against) in the memory less a reserve",
-		units.FormatSize(over), mem/(1<<30), units.FormatSize(runs))
+		units.FormatSize(over), mem/gib, units.FormatSize(runs))
 	if past > 0 {
 		n += fmt.Sprintf("; from %s, beyond the memory itself, which holds even an in-place call's buffer: no run makes those sizes, and their times are the model's form carried there", units.FormatSize(past))
 	}

@@ -93,11 +93,14 @@ func (h *Hardware) LinksNote() string {
 		return ""
 	}
 	g, err := nccl.ParseGPU(h.GPU.Name)
+	if err != nil {
+		return ""
+	}
 	most, kind := g.NVLinks, "NVLinks"
 	if g.NVLinks == 0 {
 		most, kind = g.BridgeLinks, "NVLinks on its bridge" // a PCIe card's, where one is fitted
 	}
-	if err != nil || most == 0 || h.links() <= most {
+	if most == 0 || h.links() <= most {
 		return ""
 	}
 	if g.ISA != "" {

@@ -453,11 +453,13 @@ func (p *parser) splitGroups(s *testState) {
 	}
 	sizes := map[int]int{}
 	low := s.grouped[0]
+	top, listed := 0, map[int]bool{} // the highest rank listed, and every one
 	for _, r := range s.grouped {
 		sizes[r.group]++
 		if r.d.Rank < low.d.Rank {
 			low = r
 		}
+		top, listed[r.d.Rank] = max(top, r.d.Rank), true
 	}
 	s.split = len(sizes) > 1
 	first := 0 // the line of the first Rank line of another group
@@ -475,16 +477,16 @@ func (p *parser) splitGroups(s *testState) {
 	if low.d.Rank != 0 {
 		whose = fmt.Sprintf("the group of rank %d, the lowest listed (no Rank line lists rank 0)", low.d.Rank)
 	}
-	kept := sizes[low.group]
-	msg := fmt.Sprintf("the Rank lines name %d groups, which nccl-tests' NCCL_TESTS_SPLIT makes, each group its own communicator, all run at once: the table's bus bandwidth counts the %s of %s, and its times are the mean over every group's processes; the %s of the other groups %s left out",
-		len(sizes), words.Count(kept, "rank", "ranks"), whose, words.Count(len(s.grouped)-kept, "Rank line", "Rank lines"), words.Verb(len(s.grouped)-kept, "is", "are"))
-	top, listed := 0, map[int]bool{}
-	for _, r := range s.grouped {
-		top, listed[r.d.Rank] = max(top, r.d.Rank), true
+	// Lines missing (elided, or cut) leave the groups' sizes unknown.
+	missing := len(listed) != top+1
+	least := ""
+	if missing {
+		least = "at least "
 	}
-	if len(listed) != top+1 {
-		// Lines missing (elided, or cut): the groups' sizes are not known.
-		msg = strings.Replace(msg, "counts the ", "counts at least the ", 1)
+	kept := sizes[low.group]
+	msg := fmt.Sprintf("the Rank lines name %d groups, which nccl-tests' NCCL_TESTS_SPLIT makes, each group its own communicator, all run at once: the table's bus bandwidth counts %sthe %s of %s, and its times are the mean over every group's processes; the %s of the other groups %s left out",
+		len(sizes), least, words.Count(kept, "rank", "ranks"), whose, words.Count(len(s.grouped)-kept, "Rank line", "Rank lines"), words.Verb(len(s.grouped)-kept, "is", "are"))
+	if missing {
 		p.problem(first, 0, "%w: %s; the Rank lines list %d of ranks 0..%d, so the groups' sizes are not known", ErrSplit, msg, len(listed), top)
 		return
 	}
